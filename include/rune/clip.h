@@ -1,0 +1,138 @@
+/* rune/clip.h - keyframe sequences compiled into clips, the key sampler and
+ * the clip cache.
+ *
+ * A sequence (the authoring form) lists keyframes; each keyframe holds poses
+ * for some joints, named by parent part and own part. Compilation groups the
+ * poses into one track per (parent, part), sorted by name, with keys sorted
+ * by time, plus markers (named events) sorted by time. */
+#ifndef RUNE_CLIP_H
+#define RUNE_CLIP_H
+
+#include "rune/base.h"
+#include "rune/math.h"
+
+/** Number of priority ranks (core .. action4). */
+#define RUNE_PRIORITY_COUNT 7
+
+/** Mixer ranks, lowest first. */
+typedef enum rune_priority {
+    RUNE_PRIORITY_CORE = 0,
+    RUNE_PRIORITY_IDLE,
+    RUNE_PRIORITY_MOVEMENT,
+    RUNE_PRIORITY_ACTION,
+    RUNE_PRIORITY_ACTION2,
+    RUNE_PRIORITY_ACTION3,
+    RUNE_PRIORITY_ACTION4
+} rune_priority;
+
+/** Parses "core" .. "action4"; -1 when unknown. */
+int rune_priority_from_name(const char *name);
+const char *rune_priority_name(int priority);
+
+/** One joint's pose in a keyframe. `parent` is "" for the root joint. */
+typedef struct rune_key_pose_desc {
+    const char *parent;
+    const char *part;
+    rune_vec3 t;
+    rune_quat r;        /**< normalized on compile; a zero quaternion is rejected */
+    float weight;       /**< pose weight, usually 1 */
+    float mask_weight;  /**< usually 0 */
+    rune_easing_style easing; /**< curve from the previous key to this one */
+    rune_easing_dir direction;
+} rune_key_pose_desc;
+
+typedef struct rune_keyframe_desc {
+    float time;
+    const rune_key_pose_desc *poses;
+    size_t pose_count;
+} rune_keyframe_desc;
+
+typedef struct rune_marker_desc {
+    float time;
+    const char *name;
+    const char *value; /**< may be NULL: stored as "" */
+} rune_marker_desc;
+
+/** A keyframe sequence: the uncompiled clip. Strings are copied on compile. */
+typedef struct rune_sequence_desc {
+    const char *id;
+    uint32_t revision;
+    bool loop;
+    int priority; /**< 0 .. RUNE_PRIORITY_COUNT-1 */
+    const rune_keyframe_desc *keyframes;
+    size_t keyframe_count;
+    const rune_marker_desc *markers;
+    size_t marker_count;
+} rune_sequence_desc;
+
+typedef struct rune_clip rune_clip;
+
+/** Compiles a sequence. Keys out of order are sorted; two keys of one track
+ * at the same time keep the one listed later. Fails (RUNE_E_INVALID, message
+ * naming keyframes[i].poses[j].field) on a non-finite number, a zero
+ * quaternion or an empty part name. The clip length is the largest key time
+ * (0 if all keys are at or before 0). */
+rune_status rune_clip_compile(const rune_sequence_desc *desc, const rune_allocator *alloc,
+                              rune_clip **out, rune_error *err);
+void rune_clip_destroy(rune_clip *clip);
+
+const char *rune_clip_id(const rune_clip *clip);
+uint32_t rune_clip_revision(const rune_clip *clip);
+/** Process-unique number of this compilation; caches key on it. */
+uint64_t rune_clip_serial(const rune_clip *clip);
+float rune_clip_length(const rune_clip *clip);
+bool rune_clip_loops(const rune_clip *clip);
+int rune_clip_priority(const rune_clip *clip);
+
+size_t rune_clip_track_count(const rune_clip *clip);
+const char *rune_clip_track_parent(const rune_clip *clip, size_t track);
+const char *rune_clip_track_part(const rune_clip *clip, size_t track);
+size_t rune_clip_track_key_count(const rune_clip *clip, size_t track);
+/** Time of key k of a track (keys ascending). */
+float rune_clip_track_key_time(const rune_clip *clip, size_t track, size_t key);
+
+/** A named event of a clip. For looping clips `pos` is the time folded into
+ * [0, length) (the place it fires in each cycle); otherwise pos == time. */
+typedef struct rune_marker {
+    float time;
+    float pos;
+    const char *name;
+    const char *value;
+} rune_marker;
+
+size_t rune_clip_marker_count(const rune_clip *clip);
+/** Markers are sorted by pos (ties keep definition order). */
+const rune_marker *rune_clip_markers(const rune_clip *clip);
+
+/** The value of one track at one time. */
+typedef struct rune_key_sample {
+    rune_vec3 t;
+    rune_quat r;
+    float weight;
+    float mask_weight;
+    float coverage; /**< clamp(weight * (1 - mask_weight), 0, 1) */
+} rune_key_sample;
+
+/** Samples a track at time t (clip time, not wrapped: the caller wraps loops).
+ * Before the first key / after the last the end key holds; between keys the
+ * destination key's easing shapes the normalized interval; t, weight and
+ * mask weight lerp by the eased value and rotation slerps. */
+void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
+
+/** Caches compiled clips by sequence id + revision. */
+typedef struct rune_clip_cache rune_clip_cache;
+
+rune_status rune_clip_cache_create(const rune_allocator *alloc, rune_clip_cache **out, rune_error *err);
+/** Frees the cache and every clip it holds. */
+void rune_clip_cache_destroy(rune_clip_cache *cache);
+/** Returns the cached clip for (desc->id, desc->revision), compiling only on a
+ * miss. A new revision of a known id replaces (and frees) the old clip:
+ * bindings to it must be reacquired. The clip stays owned by the cache. */
+rune_status rune_clip_cache_acquire(rune_clip_cache *cache, const rune_sequence_desc *desc,
+                                    const rune_clip **out, rune_error *err);
+/** Looks a clip up by id without compiling; NULL when absent. */
+const rune_clip *rune_clip_cache_find(const rune_clip_cache *cache, const char *id);
+/** How many compilations the cache has performed. */
+size_t rune_clip_cache_builds(const rune_clip_cache *cache);
+
+#endif

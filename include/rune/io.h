@@ -1,0 +1,112 @@
+/* rune/io.h - scenario documents (JSON, the contract in docs/scenario.md)
+ * and running them frame by frame.
+ *
+ * Loading validates the whole document and builds plain descriptions;
+ * running compiles clips, builds the rig, resolves every name, and only then
+ * evaluates frames, so a bad document fails before any frame is produced. */
+#ifndef RUNE_IO_H
+#define RUNE_IO_H
+
+#include "rune/base.h"
+#include "rune/rig.h"
+#include "rune/clip.h"
+#include "rune/play.h"
+#include "rune/mix.h"
+
+typedef enum rune_command_kind {
+    RUNE_CMD_PLAY = 0,
+    RUNE_CMD_ADJUST,
+    RUNE_CMD_STOP,
+    RUNE_CMD_CONTROL,
+    RUNE_CMD_GRAPH,
+    RUNE_CMD_SET,
+    RUNE_CMD_TRIGGER,
+    RUNE_CMD_TRAVEL
+} rune_command_kind;
+
+/** One timeline command. Which fields matter depends on `kind`. */
+typedef struct rune_command {
+    rune_command_kind kind;
+    int frame;
+    size_t index;        /**< position in the document's commands array */
+    const char *target;  /**< play: clip; adjust/stop: track; control: name;
+                              graph: graph; set/trigger/travel: instance */
+    const char *track;   /**< play: track id; graph: instance id */
+    const char *param;   /**< set/trigger: parameter */
+    const char *state;   /**< travel: state */
+    const char *joint;   /**< control: "parent/part" */
+    rune_play_params play; /**< play: fade/weight/speed/time */
+    bool has_weight, has_speed;
+    float weight, fade, speed; /**< adjust/stop/control */
+    float value;         /**< set */
+    int priority;        /**< control */
+    rune_control_mode mode;
+    bool remove;         /**< control: remove it */
+    rune_xform xform;    /**< control */
+} rune_command;
+
+/** A loaded scenario document. Owned by the scenario; read-only. */
+typedef struct rune_scenario {
+    const char *file;
+    rune_joint_desc *joints;
+    size_t joint_count;
+    rune_sequence_desc *clips;
+    size_t clip_count;
+    rune_command *commands; /**< sorted by frame, document order within one */
+    size_t command_count;
+    float dt;
+    int frames;
+} rune_scenario;
+
+/** Most frames a scenario may ask for. */
+#define RUNE_SCENARIO_MAX_FRAMES 1000000
+
+/** Loads and validates a scenario file. On failure *out is NULL and the
+ * message reads "FILE: JSON.PATH: reason" (or "FILE:LINE:COL: reason" for
+ * syntax errors). */
+rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
+                                    rune_error *err);
+/** Same, from text in memory; `name` stands in for the file name. */
+rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
+                                      const rune_allocator *alloc, rune_scenario **out, rune_error *err);
+void rune_scenario_destroy(rune_scenario *scenario);
+
+/** A signal as reported by a run: `source` is the track id (or graph
+ * instance id) from the document. */
+typedef struct rune_scenario_event {
+    rune_event_kind kind;
+    const char *source;
+    const char *name;
+    const char *value;
+    float time;
+} rune_scenario_event;
+
+/** Root travel of one frame (model space, metres and radians). */
+typedef struct rune_root_delta {
+    float dx, dz, yaw;
+} rune_root_delta;
+
+/** What a run reports after each frame. Pointers are valid during the
+ * callback only. */
+typedef struct rune_frame_report {
+    int frame;
+    double time;
+    const rune_rig *rig;
+    const rune_pose *pose;
+    const rune_scenario_event *events;
+    size_t event_count;
+    rune_root_delta root_motion;
+} rune_frame_report;
+
+typedef void (*rune_frame_fn)(void *user, const rune_frame_report *report);
+
+/** Most signals one frame of a run reports; more are dropped. */
+#define RUNE_SCENARIO_MAX_EVENTS 1024
+
+/** Prepares and evaluates every frame, calling `fn` after each one (after
+ * signals are delivered). Fails before the first frame on a name that does
+ * not resolve (message "FILE: commands[i].field: reason"). */
+rune_status rune_scenario_run(const rune_scenario *scenario, const rune_allocator *alloc, rune_frame_fn fn,
+                              void *user, rune_error *err);
+
+#endif

@@ -1,0 +1,119 @@
+/* rune/math.h - vectors, quaternions, rigid transforms, 4x4 matrices and
+ * the easing curves used between keys.
+ *
+ * Conventions: quaternions are [x, y, z, w] with w the scalar part and
+ * rotate vectors as q v q*. Matrices are column-major (m[col*4 + row]) and
+ * multiply column vectors. A rune_xform applies its rotation, then adds its
+ * translation: p' = r p + t. */
+#ifndef RUNE_MATH_H
+#define RUNE_MATH_H
+
+#include <math.h>
+
+typedef struct rune_vec3 { float x, y, z; } rune_vec3;
+typedef struct rune_quat { float x, y, z, w; } rune_quat;
+/** Rigid transform: rotation followed by translation. */
+typedef struct rune_xform { rune_vec3 t; rune_quat r; } rune_xform;
+/** Column-major 4x4 matrix: element (row, col) is m[col * 4 + row]. */
+typedef struct rune_mat4 { float m[16]; } rune_mat4;
+
+static inline rune_vec3 rune_v3(float x, float y, float z) { rune_vec3 v = {x, y, z}; return v; }
+static inline rune_vec3 rune_v3_add(rune_vec3 a, rune_vec3 b) { return rune_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline rune_vec3 rune_v3_sub(rune_vec3 a, rune_vec3 b) { return rune_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline rune_vec3 rune_v3_scale(rune_vec3 a, float s) { return rune_v3(a.x * s, a.y * s, a.z * s); }
+static inline float rune_v3_dot(rune_vec3 a, rune_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline rune_vec3 rune_v3_cross(rune_vec3 a, rune_vec3 b)
+{
+    return rune_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+/** a + (b - a) * u; u may lie outside [0, 1] (overshooting easings). */
+static inline rune_vec3 rune_v3_lerp(rune_vec3 a, rune_vec3 b, float u)
+{
+    return rune_v3(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u);
+}
+
+static inline rune_quat rune_q(float x, float y, float z, float w) { rune_quat q = {x, y, z, w}; return q; }
+static inline rune_quat rune_q_identity(void) { return rune_q(0.0f, 0.0f, 0.0f, 1.0f); }
+static inline float rune_q_dot(rune_quat a, rune_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+static inline rune_quat rune_q_conjugate(rune_quat q) { return rune_q(-q.x, -q.y, -q.z, q.w); }
+static inline rune_quat rune_q_negate(rune_quat q) { return rune_q(-q.x, -q.y, -q.z, -q.w); }
+/** Hamilton product: applying the result rotates by b first, then a. */
+static inline rune_quat rune_q_mul(rune_quat a, rune_quat b)
+{
+    return rune_q(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                  a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+
+/** Unit quaternion in the direction of q; identity when |q| is ~0 or not
+ * finite, so no NaN ever leaves a normalization. */
+rune_quat rune_q_normalize(rune_quat q);
+/** Normalized linear interpolation along the shortest arc. */
+rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
+/** Spherical interpolation along the shortest arc, normalized. Falls back to
+ * nlerp when the arc is tiny (where slerp's 1/sin(theta) is ill-conditioned).
+ * u outside [0, 1] extrapolates along the same great circle. */
+rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u);
+/** Rotation of `angle` radians about the unit `axis`. */
+rune_quat rune_q_axis_angle(rune_vec3 axis, float angle);
+/** Rotates vector v by unit quaternion q. */
+rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v);
+
+static inline rune_xform rune_xform_identity(void)
+{
+    rune_xform x = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    return x;
+}
+/** a * b: the transform that applies b, then a (parent a, child b). */
+rune_xform rune_xform_mul(rune_xform a, rune_xform b);
+/** Inverse of a rigid transform. */
+rune_xform rune_xform_inverse(rune_xform a);
+/** Applies the transform to a point. */
+rune_vec3 rune_xform_point(rune_xform a, rune_vec3 p);
+
+rune_mat4 rune_mat4_identity(void);
+/** Matrix of a rigid transform. */
+rune_mat4 rune_mat4_from_xform(rune_xform x);
+/** a * b (apply b first). */
+rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b);
+
+/** Easing style of a key (the curve from the previous key to this one). */
+typedef enum rune_easing_style {
+    RUNE_EASE_LINEAR = 0,
+    RUNE_EASE_CONSTANT,
+    RUNE_EASE_SINE,
+    RUNE_EASE_QUAD,
+    RUNE_EASE_CUBIC,
+    RUNE_EASE_QUART,
+    RUNE_EASE_QUINT,
+    RUNE_EASE_EXPONENTIAL,
+    RUNE_EASE_CIRCULAR,
+    RUNE_EASE_BACK,
+    RUNE_EASE_ELASTIC,
+    RUNE_EASE_BOUNCE,
+    RUNE_EASE_STYLE_COUNT
+} rune_easing_style;
+
+typedef enum rune_easing_dir {
+    RUNE_EASE_IN = 0,
+    RUNE_EASE_OUT,
+    RUNE_EASE_INOUT,
+    RUNE_EASE_DIR_COUNT
+} rune_easing_dir;
+
+/** Eased value of the normalized interval position u in [0, 1] (clamped).
+ * Standard Penner curves: out(u) = 1 - in(1 - u); inout uses in on the first
+ * half and out on the second, except back and elastic, whose inout forms are
+ * Penner's own (overshoot 1.70158 * 1.525, period 2*pi/4.5). `constant`
+ * returns 0 until u reaches 1. back and elastic overshoot [0, 1]. */
+float rune_ease(rune_easing_style style, rune_easing_dir dir, float u);
+
+/** Parses "linear", "cubic", ... ; returns -1 for an unknown name. */
+int rune_easing_style_from_name(const char *name);
+/** Parses "in", "out", "inout"; returns -1 for an unknown name. */
+int rune_easing_dir_from_name(const char *name);
+const char *rune_easing_style_name(rune_easing_style style);
+const char *rune_easing_dir_name(rune_easing_dir dir);
+
+#endif

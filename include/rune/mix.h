@@ -1,0 +1,113 @@
+/* rune/mix.h - per-joint priority composition, procedural controls, and the
+ * animator: the per-rig object that owns playing tracks, controls and the
+ * signal queue, and writes the final motor transforms each frame. */
+#ifndef RUNE_MIX_H
+#define RUNE_MIX_H
+
+#include "rune/base.h"
+#include "rune/rig.h"
+#include "rune/play.h"
+
+/** One input of the mixer: a sampled track or a finished graph pose. */
+typedef struct rune_contribution {
+    const rune_pose *pose;
+    float weight;  /**< playback weight */
+    int priority;  /**< rank 0 .. RUNE_PRIORITY_COUNT-1 (others are clamped) */
+} rune_contribution;
+
+/** Composes contributions into `out` (reset first). Ranks are processed
+ * lowest first; within a rank each joint takes the weighted mean of its
+ * contributions, share = clamp(weight * coverage, 0, 1), with quaternions
+ * sign-aligned to the accumulated hemisphere; the rank's coverage
+ * min(1, sum of shares) overlays that mean onto the result below
+ * (translation lerp, rotation slerp, coverage c + rc (1 - c)).
+ * `order` is scratch of at least `count` entries (no allocation). */
+void rune_mix_compose(const rune_contribution *contributions, size_t count, size_t *order, rune_pose *out);
+
+/** Overlays one weighted mean onto a pose joint: the shared step of
+ * composition (used by graph layers too). */
+void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t, rune_quat r, float coverage);
+
+typedef enum rune_control_mode {
+    RUNE_CONTROL_OVERRIDE = 0, /**< blend the joint toward the control's transform */
+    RUNE_CONTROL_OFFSET        /**< apply the control's transform on top (local frame) */
+} rune_control_mode;
+
+/** A procedural control: modifies one joint of the composed pose. Controls
+ * run in ascending priority (ties in creation order). With weight w in
+ * [0, 1], override sets t = lerp(t, ct, w), r = slerp(r, cr, w); offset sets
+ * r = r * slerp(identity, cr, w), t = t + w ct. Both raise coverage to
+ * c + w (1 - c). */
+typedef struct rune_control {
+    uint32_t id;  /**< caller's key: setting an existing id updates it */
+    int32_t joint;
+    int priority;
+    rune_control_mode mode;
+    rune_xform xform;
+    float weight;
+} rune_control;
+
+/** Applies controls in priority order to `pose`. `order` is scratch of at
+ * least `count` entries. */
+void rune_controls_apply(const rune_control *controls, size_t count, size_t *order, rune_pose *pose);
+
+typedef struct rune_animator rune_animator;
+
+/** Creates an animator for a rig's current layout. `signal_capacity` bounds
+ * the signals one frame can queue (0: 256). */
+rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
+                                 rune_animator **out, rune_error *err);
+void rune_animator_destroy(rune_animator *anim);
+
+/** Starts a track; its handle (never 0, never reused) goes to *handle.
+ * May allocate while the number of simultaneous tracks grows (warm-up). */
+rune_status rune_animator_play(rune_animator *anim, const rune_binding *binding, const rune_play_params *params,
+                               uint32_t *handle, rune_error *err);
+
+/** Changes of a playing track; fields with their `set_` flag false stay. */
+typedef struct rune_adjust_params {
+    bool set_weight;
+    float weight;
+    float fade;
+    bool set_speed;
+    float speed;
+} rune_adjust_params;
+
+/** Returns false when no live track has this handle. */
+bool rune_animator_adjust(rune_animator *anim, uint32_t handle, const rune_adjust_params *params);
+/** Requests a stop with a fade; false when no live track has this handle. */
+bool rune_animator_stop(rune_animator *anim, uint32_t handle, float fade);
+/** The live track with this handle, or NULL. */
+const rune_track *rune_animator_track(const rune_animator *anim, uint32_t handle);
+size_t rune_animator_track_count(const rune_animator *anim);
+
+/** Adds or updates (same id) a control. Fails on a joint out of range. */
+rune_status rune_animator_set_control(rune_animator *anim, const rune_control *control, rune_error *err);
+/** Removes a control; false when absent. */
+bool rune_animator_remove_control(rune_animator *anim, uint32_t id);
+
+/** A new handle for another signal source (a graph instance), from the same
+ * sequence as track handles. */
+uint32_t rune_animator_new_source(rune_animator *anim);
+/** The queue signals go to during this frame (graphs push theirs here). */
+rune_signal_queue *rune_animator_signals(rune_animator *anim);
+
+/** Advances every track by dt; tracks whose stop fade finished leave the
+ * mixer and queue a `stopped` signal. */
+void rune_animator_advance(rune_animator *anim, float dt);
+/** Samples the tracks, composes them with the `extra` contributions (graph
+ * poses), applies the controls and writes the final pose. When nothing
+ * contributes, one last pass resets the pose, then passes are skipped. */
+rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
+                                   rune_error *err);
+/** The final motor transforms of the last evaluation. */
+const rune_pose *rune_animator_pose(const rune_animator *anim);
+/** How many composition passes have run (tests the final-pass rule). */
+size_t rune_animator_passes(const rune_animator *anim);
+
+typedef void (*rune_signal_fn)(void *user, const rune_event *event);
+/** Calls `fn` for each queued signal in order, then empties the queue. Call
+ * it after evaluate: callbacks observe the newly composed pose. */
+void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
+
+#endif

@@ -1,0 +1,98 @@
+/* rune/play.h - playback tracks: time, loops, markers, fades, and the queue
+ * of animation signals delivered after pose composition.
+ *
+ * Playback time and marker delivery are kept apart: a track stores its
+ * sample time (wrapped into [0, length) for loops), while each advance
+ * examines the interval it crossed, with the old endpoint excluded and the
+ * new endpoint included. */
+#ifndef RUNE_PLAY_H
+#define RUNE_PLAY_H
+
+#include "rune/base.h"
+#include "rune/clip.h"
+#include "rune/rig.h"
+
+/** Most loop signals one track emits in one advance. */
+#define RUNE_MAX_LOOP_EVENTS_PER_STEP 16
+/** Marker traversal visits at most this many clip lengths per advance,
+ * ending at the new time: older crossings of a long stall are skipped. */
+#define RUNE_MARKER_CYCLE_SPAN 2
+
+typedef enum rune_event_kind {
+    RUNE_EVENT_MARKER = 0, /**< a named event of a clip was crossed */
+    RUNE_EVENT_LOOP,       /**< a looping track wrapped */
+    RUNE_EVENT_STOPPED     /**< a track faded out and left the mixer */
+} rune_event_kind;
+
+/** An animation signal. `source` is the handle of the track (or graph
+ * instance) that raised it; name/value point into the clip (markers only). */
+typedef struct rune_event {
+    rune_event_kind kind;
+    uint32_t source;
+    const char *name;
+    const char *value;
+    float time; /**< the marker's clip time; 0 for other kinds */
+} rune_event;
+
+/** Fixed-capacity queue: pushing never allocates; overflow is counted. */
+typedef struct rune_signal_queue {
+    rune_event *events;
+    size_t count, capacity;
+    size_t dropped;
+    rune_allocator alloc;
+} rune_signal_queue;
+
+rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
+                                   rune_error *err);
+void rune_signal_queue_release(rune_signal_queue *q);
+/** Appends an event; returns false (and counts it dropped) when full. */
+bool rune_signal_queue_push(rune_signal_queue *q, const rune_event *e);
+void rune_signal_queue_clear(rune_signal_queue *q);
+
+/** Playback state of one clip on one rig. A plain struct: the animator owns
+ * an array of them, and tests may drive one directly. */
+typedef struct rune_track {
+    const rune_binding *binding;
+    const rune_clip *clip;
+    uint32_t handle;
+    int priority;
+    bool loop;
+    float length;
+    float time;          /**< sample time: [0, length) looping, [0, length] not */
+    float speed;         /**< clip seconds per second; negative plays backwards */
+    float weight;        /**< current playback weight (>= 0) */
+    float target_weight; /**< where the fade is heading */
+    float fade_rate;     /**< weight units per second */
+    bool stopping;       /**< stop was requested: removal once weight is 0 */
+} rune_track;
+
+/** Parameters of a play request. */
+typedef struct rune_play_params {
+    float fade;   /**< seconds to reach `weight` from 0 (0: at once) */
+    float weight; /**< target weight (negative is treated as 0) */
+    float speed;
+    float time;   /**< start time in the clip (wrapped for loops) */
+} rune_play_params;
+
+/** The design's defaults: fade 0.1, weight 1, speed 1, time 0. */
+rune_play_params rune_play_defaults(void);
+
+/** Starts a track on a bound clip with weight 0 fading to params->weight. */
+void rune_track_start(rune_track *track, const rune_binding *binding, const rune_play_params *params,
+                      uint32_t handle);
+/** Starts a fade from the current weight to `target` over `fade` seconds. */
+void rune_track_fade_to(rune_track *track, float target, float fade);
+/** Requests a stop: fade to 0; the track is finished once its weight is 0. */
+void rune_track_stop(rune_track *track, float fade);
+/** Moves time by speed * dt (queuing marker and loop signals for the
+ * crossed interval) and moves the weight along its fade. */
+void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
+/** True when a stopping track's weight has reached 0. */
+bool rune_track_finished(const rune_track *track);
+/** Samples the track's clip at its current time into `pose`. */
+void rune_track_sample(const rune_track *track, rune_pose *pose);
+
+/** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0). */
+float rune_wrap_time(double t, float length);
+
+#endif

@@ -1,0 +1,110 @@
+/* rune/rig.h - rig layouts, poses, clip bindings and their caches.
+ *
+ * A rig lists joints parent-first. A joint is named by its parent's part and
+ * its own part ("Torso/LeftArm"; a root is just "Root"). Each joint has a
+ * rest frame (the joint's offset from its parent); animation produces a
+ * motor transform per joint that applies on top of that frame:
+ *     model(j) = model(parent(j)) * frame(j) * pose(j).
+ * Membership changes (adding joints) bump the topology revision and the
+ * layout signature; frame edits bump only the frame revision, so bindings
+ * survive them. */
+#ifndef RUNE_RIG_H
+#define RUNE_RIG_H
+
+#include "rune/base.h"
+#include "rune/math.h"
+#include "rune/clip.h"
+
+/** One joint of a rig description. `parent` is NULL or "" for a root, the
+ * part name of an earlier joint, or "Grandparent/Parent" when that part
+ * name alone is ambiguous. Part names may not contain '/'. */
+typedef struct rune_joint_desc {
+    const char *part;
+    const char *parent;
+    rune_xform frame;
+} rune_joint_desc;
+
+typedef struct rune_rig rune_rig;
+
+/** Builds a rig. Rejects (RUNE_E_INVALID, naming joints[i]) a parent that
+ * does not name an earlier joint, an ambiguous parent, a repeated
+ * (parent, part) pair, an empty or '/'-containing part, a non-finite frame.
+ * The frame rotation is normalized. */
+rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
+                            rune_rig **out, rune_error *err);
+void rune_rig_destroy(rune_rig *rig);
+
+/** Appends a joint (same rules as create); bumps the topology revision. */
+rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err);
+
+size_t rune_rig_joint_count(const rune_rig *rig);
+/** Parent index, or -1 for a root. Parents always precede children. */
+int32_t rune_rig_parent(const rune_rig *rig, size_t joint);
+const char *rune_rig_part(const rune_rig *rig, size_t joint);
+/** The parent's part name, "" for a root. */
+const char *rune_rig_parent_part(const rune_rig *rig, size_t joint);
+/** Writes "parent/part" (or "part" for a root) into buf; returns buf. */
+const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, size_t size);
+/** Index of the joint named "parent/part" or "part" (unique part name); -1. */
+int32_t rune_rig_find(const rune_rig *rig, const char *name);
+
+rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
+/** Updates a rest frame. Bindings and the layout signature are unaffected. */
+void rune_rig_set_frame(rune_rig *rig, size_t joint, rune_xform frame);
+
+uint32_t rune_rig_topology_revision(const rune_rig *rig);
+uint32_t rune_rig_frame_revision(const rune_rig *rig);
+/** Hash of the joint membership (names and parent links), not of frames. */
+uint64_t rune_rig_layout_signature(const rune_rig *rig);
+
+/** Local motor transforms and coverage for every joint of a rig, as
+ * separate arrays (structure of arrays). */
+typedef struct rune_pose {
+    size_t count;
+    rune_vec3 *t;
+    rune_quat *r;
+    float *coverage;
+    rune_allocator alloc;
+} rune_pose;
+
+/** Allocates a pose of `count` joints, reset to identity with coverage 0. */
+rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
+void rune_pose_release(rune_pose *pose);
+/** Identity transforms, coverage 0 (the storage default of unkeyed joints). */
+void rune_pose_reset(rune_pose *pose);
+/** Copies min(dst->count, src->count) joints. */
+void rune_pose_copy(rune_pose *dst, const rune_pose *src);
+
+/** Which joint each track of a clip drives on one rig layout. */
+typedef struct rune_binding rune_binding;
+
+/** Binds a clip's tracks to a rig: exact (parent part, part) match first;
+ * otherwise the part name alone when it names exactly one joint of the rig
+ * and exactly one track of the clip. Unmatched tracks are ignored.
+ * `retarget_id` identifies a retarget mapping (0: none) and is part of the
+ * binding's identity. */
+rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
+                                const rune_allocator *alloc, rune_binding **out, rune_error *err);
+void rune_binding_destroy(rune_binding *binding);
+const rune_clip *rune_binding_clip(const rune_binding *binding);
+/** Joint driven by a track, or -1 when the track did not bind. */
+int32_t rune_binding_joint(const rune_binding *binding, size_t track);
+/** Number of tracks that bound to a joint. */
+size_t rune_binding_bound_count(const rune_binding *binding);
+
+/** Samples the clip at time t into `pose` (joint count of the bound rig):
+ * unkeyed joints get identity and coverage 0. */
+void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
+
+/** Caches bindings by (clip serial, rig layout signature, retarget id). */
+typedef struct rune_binding_cache rune_binding_cache;
+
+rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err);
+void rune_binding_cache_destroy(rune_binding_cache *cache);
+/** Returns a cached binding or builds one. The binding stays owned by the
+ * cache. */
+rune_status rune_binding_cache_acquire(rune_binding_cache *cache, const rune_rig *rig, const rune_clip *clip,
+                                       uint32_t retarget_id, const rune_binding **out, rune_error *err);
+size_t rune_binding_cache_builds(const rune_binding_cache *cache);
+
+#endif

@@ -1,0 +1,23 @@
+/* A block arena for load-time data (scenario documents): many small
+ * allocations, one release. Never used on the frame path. */
+#ifndef RUNE_SRC_BASE_ARENA_H
+#define RUNE_SRC_BASE_ARENA_H
+
+#include "rune/base.h"
+
+typedef struct rune__arena_block rune__arena_block;
+
+typedef struct rune__arena {
+    rune_allocator alloc;
+    rune__arena_block *head;
+} rune__arena;
+
+void rune__arena_init(rune__arena *a, const rune_allocator *alloc);
+/** Zeroed, 16-byte aligned; NULL on failure. */
+void *rune__arena_alloc(rune__arena *a, size_t size);
+/** Array of count elements (overflow-checked). */
+void *rune__arena_array(rune__arena *a, size_t count, size_t size);
+char *rune__arena_strdup(rune__arena *a, const char *s);
+void rune__arena_release(rune__arena *a);
+
+#endif

@@ -1,0 +1,291 @@
+/* Keyframe sequence -> compiled clip: validation, grouping poses into
+ * tracks, sorting keys and markers, and packing everything in one block. */
+#include "clip_internal.h"
+#include "../base/alloc.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one process-wide value in rune: a monotonic compile number, so caches
+ * can tell a recompiled clip from a freed one at a reused address. */
+static _Atomic uint64_t next_serial = 1;
+
+typedef struct key_ref {
+    const rune_key_pose_desc *pose;
+    float time;
+    size_t order; /* position in the input, for "later key wins" */
+} key_ref;
+
+static int cmp_names(const char *ap, const char *aq, const char *bp, const char *bq)
+{
+    int c = strcmp(ap, bp);
+    return c ? c : strcmp(aq, bq);
+}
+
+static int cmp_key_ref(const void *a, const void *b)
+{
+    const key_ref *x = a, *y = b;
+    int c = cmp_names(x->pose->parent, x->pose->part, y->pose->parent, y->pose->part);
+    if (c)
+        return c;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+static bool same_track(const key_ref *a, const key_ref *b)
+{
+    return cmp_names(a->pose->parent, a->pose->part, b->pose->parent, b->pose->part) == 0;
+}
+
+static bool finite3(rune_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+static rune_status validate(const rune_sequence_desc *d, rune_error *err)
+{
+    if (!d->id || !d->id[0])
+        return rune_fail(err, RUNE_E_INVALID, "id: must be a non-empty string");
+    if (d->priority < 0 || d->priority >= RUNE_PRIORITY_COUNT)
+        return rune_fail(err, RUNE_E_INVALID, "priority: %d is outside 0..%d", d->priority,
+                         RUNE_PRIORITY_COUNT - 1);
+    for (size_t i = 0; i < d->keyframe_count; i++) {
+        const rune_keyframe_desc *k = &d->keyframes[i];
+        if (!isfinite(k->time))
+            return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].time: not a finite number", i);
+        for (size_t j = 0; j < k->pose_count; j++) {
+            const rune_key_pose_desc *p = &k->poses[j];
+            const rune_quat q = p->r;
+            if (!p->part || !p->part[0])
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].part: empty name", i, j);
+            if (!p->parent)
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].parent: missing", i, j);
+            if (!finite3(p->t))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].t: not finite", i, j);
+            if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].r: not finite", i, j);
+            if (!(rune_q_dot(q, q) > 1e-12f))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].r: zero-length quaternion", i, j);
+            if (!isfinite(p->weight))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].weight: not finite", i, j);
+            if (!isfinite(p->mask_weight))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].mask_weight: not finite", i, j);
+            if ((unsigned)p->easing >= RUNE_EASE_STYLE_COUNT)
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].easing: unknown style", i, j);
+            if ((unsigned)p->direction >= RUNE_EASE_DIR_COUNT)
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].direction: unknown direction", i, j);
+        }
+    }
+    for (size_t i = 0; i < d->marker_count; i++) {
+        if (!isfinite(d->markers[i].time))
+            return rune_fail(err, RUNE_E_INVALID, "markers[%zu].time: not a finite number", i);
+        if (!d->markers[i].name)
+            return rune_fail(err, RUNE_E_INVALID, "markers[%zu].name: missing", i);
+    }
+    return RUNE_OK;
+}
+
+/* Bump allocator over the clip's single block. */
+typedef struct packer {
+    char *base;
+    size_t used;
+} packer;
+
+static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+static void *pack(packer *p, size_t bytes)
+{
+    void *r = p->base ? p->base + p->used : NULL;
+    p->used += align16(bytes);
+    return r;
+}
+
+static const char *pack_str(packer *p, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s) + 1;
+    char *dst = pack(p, n);
+    if (dst)
+        memcpy(dst, s, n);
+    return dst;
+}
+
+static int cmp_marker(const void *a, const void *b)
+{
+    const rune_marker *x = a, *y = b;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return 0;
+}
+
+/* Lays out (when p->base is NULL: only measures) the clip's block. */
+static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const key_ref *refs,
+                   size_t ref_count, size_t tracks, size_t keys)
+{
+    c->id = pack_str(p, d->id);
+    c->tracks = pack(p, tracks * sizeof *c->tracks);
+    c->key_time = pack(p, keys * sizeof(float));
+    c->key_t = pack(p, keys * sizeof(rune_vec3));
+    c->key_r = pack(p, keys * sizeof(rune_quat));
+    c->key_weight = pack(p, keys * sizeof(float));
+    c->key_mask = pack(p, keys * sizeof(float));
+    c->key_style = pack(p, keys);
+    c->key_dir = pack(p, keys);
+    c->markers = pack(p, d->marker_count * sizeof *c->markers);
+
+    size_t t = 0, k = 0;
+    for (size_t i = 0; i < ref_count; i++) {
+        const key_ref *r = &refs[i];
+        bool new_track = i == 0 || !same_track(r, &refs[i - 1]);
+        /* several keys at one time: only the last listed survives */
+        if (i + 1 < ref_count && same_track(r, &refs[i + 1]) && refs[i + 1].time == r->time)
+            continue;
+        if (new_track) {
+            const char *parent = pack_str(p, r->pose->parent);
+            const char *part = pack_str(p, r->pose->part);
+            if (p->base) {
+                c->tracks[t].parent = parent;
+                c->tracks[t].part = part;
+                c->tracks[t].first_key = (uint32_t)k;
+                c->tracks[t].key_count = 0;
+            }
+            t++;
+        }
+        if (p->base) {
+            c->tracks[t - 1].key_count++;
+            c->key_time[k] = r->time;
+            c->key_t[k] = r->pose->t;
+            c->key_r[k] = rune_q_normalize(r->pose->r);
+            c->key_weight[k] = r->pose->weight;
+            c->key_mask[k] = r->pose->mask_weight;
+            c->key_style[k] = (uint8_t)r->pose->easing;
+            c->key_dir[k] = (uint8_t)r->pose->direction;
+        }
+        k++;
+    }
+    for (size_t i = 0; i < d->marker_count; i++) {
+        const char *name = pack_str(p, d->markers[i].name);
+        const char *value = pack_str(p, d->markers[i].value);
+        if (p->base) {
+            rune_marker *m = &c->markers[i];
+            m->time = d->markers[i].time;
+            m->pos = m->time;
+            if (c->loop && c->length > 0.0f) {
+                m->pos = fmodf(m->time, c->length);
+                if (m->pos < 0.0f)
+                    m->pos += c->length;
+                if (m->pos >= c->length)
+                    m->pos = 0.0f;
+            }
+            m->name = name;
+            m->value = value;
+        }
+    }
+}
+
+static void stable_sort_markers(rune_marker *m, size_t n)
+{
+    /* insertion sort: stable, and marker lists are short */
+    for (size_t i = 1; i < n; i++) {
+        rune_marker x = m[i];
+        size_t j = i;
+        while (j > 0 && cmp_marker(&m[j - 1], &x) > 0) {
+            m[j] = m[j - 1];
+            j--;
+        }
+        m[j] = x;
+    }
+}
+
+rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator *alloc,
+                              rune_clip **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_status st = validate(d, err);
+    if (st)
+        return st;
+
+    size_t ref_count = 0;
+    for (size_t i = 0; i < d->keyframe_count; i++)
+        ref_count += d->keyframes[i].pose_count;
+    key_ref *refs = rune__calloc(alloc, ref_count, sizeof *refs);
+    if (!refs)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory compiling clip \"%s\"", d->id);
+    float length = 0.0f;
+    size_t n = 0;
+    for (size_t i = 0; i < d->keyframe_count; i++)
+        for (size_t j = 0; j < d->keyframes[i].pose_count; j++) {
+            refs[n].pose = &d->keyframes[i].poses[j];
+            refs[n].time = d->keyframes[i].time;
+            refs[n].order = n;
+            n++;
+            if (d->keyframes[i].time > length)
+                length = d->keyframes[i].time;
+        }
+    qsort(refs, ref_count, sizeof *refs, cmp_key_ref);
+
+    size_t tracks = 0, keys = 0;
+    for (size_t i = 0; i < ref_count; i++) {
+        if (i + 1 < ref_count && same_track(&refs[i], &refs[i + 1]) && refs[i + 1].time == refs[i].time)
+            continue;
+        if (i == 0 || !same_track(&refs[i], &refs[i - 1]))
+            tracks++;
+        keys++;
+    }
+
+    rune_clip probe = {0};
+    probe.loop = d->loop;
+    probe.length = length;
+    packer measure = {NULL, 0};
+    layout(&measure, &probe, d, refs, ref_count, tracks, keys);
+
+    size_t head = align16(sizeof(rune_clip));
+    char *block = rune__calloc(alloc, head + measure.used, 1);
+    if (!block) {
+        rune__free(alloc, refs, ref_count, sizeof *refs);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory compiling clip \"%s\"", d->id);
+    }
+    rune_clip *c = (rune_clip *)block;
+    c->alloc = *alloc;
+    c->block_size = head + measure.used;
+    c->revision = d->revision;
+    c->serial = atomic_fetch_add(&next_serial, 1);
+    c->loop = d->loop;
+    c->priority = d->priority;
+    c->length = length;
+    c->track_count = tracks;
+    c->key_count = keys;
+    c->marker_count = d->marker_count;
+    packer fill = {block + head, 0};
+    layout(&fill, c, d, refs, ref_count, tracks, keys);
+    stable_sort_markers(c->markers, c->marker_count);
+    rune__free(alloc, refs, ref_count, sizeof *refs);
+    *out = c;
+    return RUNE_OK;
+}
+
+void rune_clip_destroy(rune_clip *clip)
+{
+    if (clip) {
+        rune_allocator a = clip->alloc;
+        rune__free(&a, clip, clip->block_size, 1);
+    }
+}
+
+const char *rune_clip_id(const rune_clip *c) { return c->id; }
+uint32_t rune_clip_revision(const rune_clip *c) { return c->revision; }
+uint64_t rune_clip_serial(const rune_clip *c) { return c->serial; }
+float rune_clip_length(const rune_clip *c) { return c->length; }
+bool rune_clip_loops(const rune_clip *c) { return c->loop; }
+int rune_clip_priority(const rune_clip *c) { return c->priority; }
+size_t rune_clip_track_count(const rune_clip *c) { return c->track_count; }
+const char *rune_clip_track_parent(const rune_clip *c, size_t t) { return c->tracks[t].parent; }
+const char *rune_clip_track_part(const rune_clip *c, size_t t) { return c->tracks[t].part; }
+size_t rune_clip_track_key_count(const rune_clip *c, size_t t) { return c->tracks[t].key_count; }
+float rune_clip_track_key_time(const rune_clip *c, size_t t, size_t k)
+{
+    return c->key_time[c->tracks[t].first_key + k];
+}
+size_t rune_clip_marker_count(const rune_clip *c) { return c->marker_count; }
+const rune_marker *rune_clip_markers(const rune_clip *c) { return c->markers; }

@@ -1,0 +1,48 @@
+/* The key sampler: locate the interval, ease it with the destination key's
+ * curve, interpolate, and derive coverage. */
+#include "clip_internal.h"
+
+static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+
+static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
+{
+    out->t = c->key_t[k];
+    out->r = c->key_r[k];
+    out->weight = c->key_weight[k];
+    out->mask_weight = c->key_mask[k];
+}
+
+/* First key index in [lo, hi) whose time is >= t; hi when none. */
+static size_t first_at_or_after(const float *times, size_t lo, size_t hi, float t)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (times[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_sample *out)
+{
+    const clip_track *tr = &c->tracks[track];
+    size_t first = tr->first_key, end = first + tr->key_count;
+    size_t b = first_at_or_after(c->key_time, first, end, t);
+    if (b == end) {
+        take_key(c, end - 1, out); /* past the last key: hold it */
+    } else if (b == first || c->key_time[b] == t) {
+        take_key(c, b, out); /* before the first key, or exactly on a key */
+    } else {
+        size_t a = b - 1;
+        /* keys are strictly increasing after compile, so span > 0 */
+        float u = (t - c->key_time[a]) / (c->key_time[b] - c->key_time[a]);
+        float e = rune_ease((rune_easing_style)c->key_style[b], (rune_easing_dir)c->key_dir[b], u);
+        out->t = rune_v3_lerp(c->key_t[a], c->key_t[b], e);
+        out->r = rune_q_slerp(c->key_r[a], c->key_r[b], e);
+        out->weight = c->key_weight[a] + (c->key_weight[b] - c->key_weight[a]) * e;
+        out->mask_weight = c->key_mask[a] + (c->key_mask[b] - c->key_mask[a]) * e;
+    }
+    out->coverage = clamp01(out->weight * (1.0f - out->mask_weight));
+}

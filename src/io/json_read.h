@@ -1,0 +1,43 @@
+/* Typed reads from jansson values with JSON-path error messages. Every
+ * reader takes the path of the containing object and names the key. */
+#ifndef RUNE_SRC_IO_JSON_READ_H
+#define RUNE_SRC_IO_JSON_READ_H
+
+#include <jansson.h>
+
+#include "rune/base.h"
+#include "rune/math.h"
+#include "../base/arena.h"
+
+/** Maximum length of a JSON path in messages. */
+#define JR_PATH_MAX 160
+
+/** Reads a finite number that fits a float; `def` when absent (or error
+ * when `required`). */
+rune_status jr_float(json_t *obj, const char *key, const char *path, bool required, float def, float *out,
+                     rune_error *err);
+/** Reads an integer in [lo, hi]. */
+rune_status jr_int(json_t *obj, const char *key, const char *path, bool required, long long def, long long lo,
+                   long long hi, long long *out, rune_error *err);
+rune_status jr_bool(json_t *obj, const char *key, const char *path, bool def, bool *out, rune_error *err);
+/** Reads a string copied into the arena; `def` (may be NULL) when absent. */
+rune_status jr_string(json_t *obj, const char *key, const char *path, bool required, const char *def,
+                      rune__arena *arena, const char **out, rune_error *err);
+/** Reads [x, y, z]; `def` when absent. */
+rune_status jr_vec3(json_t *obj, const char *key, const char *path, rune_vec3 def, rune_vec3 *out,
+                    rune_error *err);
+/** Reads [x, y, z, w]; identity when absent. Zero-length is rejected;
+ * other lengths are normalized. */
+rune_status jr_quat(json_t *obj, const char *key, const char *path, rune_quat *out, rune_error *err);
+/** Reads an array member: NULL (and OK) when absent and not required. */
+rune_status jr_array(json_t *obj, const char *key, const char *path, bool required, json_t **out,
+                     rune_error *err);
+/** Requires `v` to be an object. */
+rune_status jr_object(json_t *v, const char *path, rune_error *err);
+/** Reads {"t": [...], "r": [...]} at key (identity when absent). */
+rune_status jr_xform(json_t *obj, const char *key, const char *path, rune_xform *out, rune_error *err);
+
+/** Writes "path.key" (or "key" when path is empty) into buf. */
+const char *jr_join(char *buf, const char *path, const char *key);
+
+#endif

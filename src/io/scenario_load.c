@@ -1,0 +1,415 @@
+/* Scenario documents: JSON -> rune_scenario (rig, clips, timeline). The
+ * whole document is validated here; on any error nothing survives. */
+#include "rune/io.h"
+#include "json_read.h"
+#include "scenario_internal.h"
+#include "../base/alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loader {
+    rune__arena *arena;
+    rune_error *err;
+} loader;
+
+static rune_status nomem(loader *L) { return rune_fail(L->err, RUNE_E_NOMEM, "out of memory"); }
+
+static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
+{
+    json_t *rig = json_object_get(root, "rig"), *joints;
+    if (!rig)
+        return rune_fail(L->err, RUNE_E_INVALID, "rig: missing");
+    rune_status st = jr_object(rig, "rig", L->err);
+    if (!st)
+        st = jr_array(rig, "joints", "rig", true, &joints, L->err);
+    if (st)
+        return st;
+    s->joint_count = json_array_size(joints);
+    s->joints = rune__arena_array(L->arena, s->joint_count, sizeof *s->joints);
+    if (!s->joints)
+        return nomem(L);
+    for (size_t i = 0; i < s->joint_count; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "rig.joints[%zu]", i);
+        json_t *j = json_array_get(joints, i);
+        rune_joint_desc *d = &s->joints[i];
+        if ((st = jr_object(j, path, L->err)) || (st = jr_string(j, "part", path, true, NULL, L->arena, &d->part, L->err)) ||
+            (st = jr_string(j, "parent", path, false, "", L->arena, &d->parent, L->err)) ||
+            (st = jr_xform(j, "frame", path, &d->frame, L->err)))
+            return st;
+    }
+    return RUNE_OK;
+}
+
+static rune_status read_priority(loader *L, json_t *obj, const char *path, int def, int *out)
+{
+    json_t *v = json_object_get(obj, "priority");
+    *out = def;
+    if (!v)
+        return RUNE_OK;
+    char p[JR_PATH_MAX];
+    jr_join(p, path, "priority");
+    if (json_is_string(v)) {
+        int pr = rune_priority_from_name(json_string_value(v));
+        if (pr < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown priority \"%s\"", p, json_string_value(v));
+        *out = pr;
+        return RUNE_OK;
+    }
+    long long x;
+    rune_status st = jr_int(obj, "priority", path, false, def, 0, RUNE_PRIORITY_COUNT - 1, &x, L->err);
+    if (st && json_is_integer(v) == 0)
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: expected a priority name or 0..%d", p, RUNE_PRIORITY_COUNT - 1);
+    *out = (int)x;
+    return st;
+}
+
+static rune_status read_easing(loader *L, json_t *obj, const char *path, rune_key_pose_desc *d)
+{
+    json_t *e = json_object_get(obj, "easing"), *dir = json_object_get(obj, "direction");
+    char p[JR_PATH_MAX];
+    d->easing = RUNE_EASE_LINEAR;
+    d->direction = RUNE_EASE_IN;
+    if (e) {
+        int v = json_is_string(e) ? rune_easing_style_from_name(json_string_value(e)) : -1;
+        if (v < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown style %s%s%s", jr_join(p, path, "easing"),
+                             json_is_string(e) ? "\"" : "", json_is_string(e) ? json_string_value(e) : "(not a string)",
+                             json_is_string(e) ? "\"" : "");
+        d->easing = (rune_easing_style)v;
+    }
+    if (dir) {
+        int v = json_is_string(dir) ? rune_easing_dir_from_name(json_string_value(dir)) : -1;
+        if (v < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown direction %s%s%s", jr_join(p, path, "direction"),
+                             json_is_string(dir) ? "\"" : "",
+                             json_is_string(dir) ? json_string_value(dir) : "(not a string)",
+                             json_is_string(dir) ? "\"" : "");
+        d->direction = (rune_easing_dir)v;
+    }
+    return RUNE_OK;
+}
+
+static rune_status load_pose(loader *L, json_t *j, const char *path, rune_key_pose_desc *d)
+{
+    rune_status st;
+    if ((st = jr_object(j, path, L->err)) || (st = jr_string(j, "part", path, true, NULL, L->arena, &d->part, L->err)) ||
+        (st = jr_string(j, "parent", path, false, "", L->arena, &d->parent, L->err)) ||
+        (st = jr_vec3(j, "t", path, rune_v3(0, 0, 0), &d->t, L->err)) || (st = jr_quat(j, "r", path, &d->r, L->err)) ||
+        (st = jr_float(j, "weight", path, false, 1.0f, &d->weight, L->err)) ||
+        (st = jr_float(j, "mask_weight", path, false, 0.0f, &d->mask_weight, L->err)))
+        return st;
+    if (!d->part[0])
+        return rune_fail(L->err, RUNE_E_INVALID, "%s.part: empty name", path);
+    return read_easing(L, j, path, d);
+}
+
+static rune_status load_keyframes(loader *L, json_t *clip, const char *cpath, rune_sequence_desc *c)
+{
+    json_t *kfs;
+    rune_status st = jr_array(clip, "keyframes", cpath, false, &kfs, L->err);
+    if (st || !kfs)
+        return st;
+    size_t n = json_array_size(kfs);
+    rune_keyframe_desc *out = rune__arena_array(L->arena, n, sizeof *out);
+    if (!out)
+        return nomem(L);
+    for (size_t i = 0; i < n; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "%s.keyframes[%zu]", cpath, i);
+        json_t *k = json_array_get(kfs, i), *poses;
+        if ((st = jr_object(k, path, L->err)) || (st = jr_float(k, "time", path, true, 0.0f, &out[i].time, L->err)) ||
+            (st = jr_array(k, "poses", path, false, &poses, L->err)))
+            return st;
+        size_t m = poses ? json_array_size(poses) : 0;
+        rune_key_pose_desc *pd = rune__arena_array(L->arena, m, sizeof *pd);
+        if (!pd)
+            return nomem(L);
+        for (size_t j = 0; j < m; j++) {
+            char ppath[JR_PATH_MAX];
+            snprintf(ppath, sizeof ppath, "%s.poses[%zu]", path, j);
+            if ((st = load_pose(L, json_array_get(poses, j), ppath, &pd[j])))
+                return st;
+        }
+        out[i].poses = pd;
+        out[i].pose_count = m;
+    }
+    c->keyframes = out;
+    c->keyframe_count = n;
+    return RUNE_OK;
+}
+
+static rune_status load_markers(loader *L, json_t *clip, const char *cpath, rune_sequence_desc *c)
+{
+    json_t *ms;
+    rune_status st = jr_array(clip, "markers", cpath, false, &ms, L->err);
+    if (st || !ms)
+        return st;
+    size_t n = json_array_size(ms);
+    rune_marker_desc *out = rune__arena_array(L->arena, n, sizeof *out);
+    if (!out)
+        return nomem(L);
+    for (size_t i = 0; i < n; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "%s.markers[%zu]", cpath, i);
+        json_t *m = json_array_get(ms, i);
+        if ((st = jr_object(m, path, L->err)) || (st = jr_float(m, "time", path, true, 0.0f, &out[i].time, L->err)) ||
+            (st = jr_string(m, "name", path, true, NULL, L->arena, &out[i].name, L->err)) ||
+            (st = jr_string(m, "value", path, false, "", L->arena, &out[i].value, L->err)))
+            return st;
+    }
+    c->markers = out;
+    c->marker_count = n;
+    return RUNE_OK;
+}
+
+static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
+{
+    json_t *clips;
+    rune_status st = jr_array(root, "clips", "", false, &clips, L->err);
+    if (st || !clips)
+        return st;
+    s->clip_count = json_array_size(clips);
+    s->clips = rune__arena_array(L->arena, s->clip_count, sizeof *s->clips);
+    if (!s->clips)
+        return nomem(L);
+    for (size_t i = 0; i < s->clip_count; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "clips[%zu]", i);
+        json_t *c = json_array_get(clips, i);
+        rune_sequence_desc *d = &s->clips[i];
+        long long rev;
+        if ((st = jr_object(c, path, L->err)) || (st = jr_string(c, "id", path, true, NULL, L->arena, &d->id, L->err)) ||
+            (st = jr_int(c, "revision", path, false, 0, 0, UINT32_MAX, &rev, L->err)) ||
+            (st = jr_bool(c, "loop", path, false, &d->loop, L->err)) ||
+            (st = read_priority(L, c, path, RUNE_PRIORITY_CORE, &d->priority)) ||
+            (st = load_keyframes(L, c, path, d)) || (st = load_markers(L, c, path, d)))
+            return st;
+        d->revision = (uint32_t)rev;
+        if (!d->id[0])
+            return rune_fail(L->err, RUNE_E_INVALID, "%s.id: empty", path);
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(s->clips[k].id, d->id) == 0)
+                return rune_fail(L->err, RUNE_E_INVALID, "%s.id: \"%s\" is already clips[%zu]", path, d->id, k);
+    }
+    return RUNE_OK;
+}
+
+static const char *const action_keys[] = {"play", "adjust", "stop", "control", "graph", "set", "trigger", "travel"};
+#define ACTION_COUNT (sizeof action_keys / sizeof action_keys[0])
+
+static bool clip_exists(const rune_scenario *s, const char *id)
+{
+    for (size_t i = 0; i < s->clip_count; i++)
+        if (strcmp(s->clips[i].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* Track ids introduced by earlier play commands (in document order). */
+static bool track_known(const rune_scenario *s, size_t upto, const char *id)
+{
+    for (size_t i = 0; i < upto; i++)
+        if (s->commands[i].kind == RUNE_CMD_PLAY && strcmp(s->commands[i].track, id) == 0)
+            return true;
+    return false;
+}
+
+static rune_status load_play(loader *L, json_t *c, const char *path, const rune_scenario *s, rune_command *d)
+{
+    rune_status st;
+    char p[JR_PATH_MAX];
+    if ((st = jr_string(c, "track", path, false, d->target, L->arena, &d->track, L->err)) ||
+        (st = jr_float(c, "fade", path, false, 0.1f, &d->play.fade, L->err)) ||
+        (st = jr_float(c, "weight", path, false, 1.0f, &d->play.weight, L->err)) ||
+        (st = jr_float(c, "speed", path, false, 1.0f, &d->play.speed, L->err)) ||
+        (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)))
+        return st;
+    if (!clip_exists(s, d->target))
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown clip \"%s\"", jr_join(p, path, "play"), d->target);
+    if (d->play.fade < 0.0f)
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"));
+    return RUNE_OK;
+}
+
+static rune_status load_control(loader *L, json_t *c, const char *path, rune_command *d)
+{
+    rune_status st;
+    long long pr;
+    const char *mode;
+    if ((st = jr_bool(c, "remove", path, false, &d->remove, L->err)))
+        return st;
+    if (d->remove)
+        return RUNE_OK;
+    if ((st = jr_string(c, "joint", path, true, NULL, L->arena, &d->joint, L->err)) ||
+        (st = jr_int(c, "priority", path, false, 0, -1000000, 1000000, &pr, L->err)) ||
+        (st = jr_vec3(c, "t", path, rune_v3(0, 0, 0), &d->xform.t, L->err)) ||
+        (st = jr_quat(c, "r", path, &d->xform.r, L->err)) ||
+        (st = jr_float(c, "weight", path, false, 1.0f, &d->weight, L->err)) ||
+        (st = jr_string(c, "mode", path, false, "override", L->arena, &mode, L->err)))
+        return st;
+    d->priority = (int)pr;
+    if (strcmp(mode, "override") == 0)
+        d->mode = RUNE_CONTROL_OVERRIDE;
+    else if (strcmp(mode, "offset") == 0)
+        d->mode = RUNE_CONTROL_OFFSET;
+    else {
+        char p[JR_PATH_MAX];
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown mode \"%s\" (override or offset)",
+                         jr_join(p, path, "mode"), mode);
+    }
+    return RUNE_OK;
+}
+
+static rune_status load_command(loader *L, json_t *c, const char *path, rune_scenario *s, size_t i)
+{
+    rune_command *d = &s->commands[i];
+    rune_status st;
+    long long frame;
+    if ((st = jr_object(c, path, L->err)) ||
+        (st = jr_int(c, "frame", path, true, 0, 0, RUNE_SCENARIO_MAX_FRAMES, &frame, L->err)))
+        return st;
+    d->frame = (int)frame;
+    d->index = i;
+    size_t found = ACTION_COUNT;
+    for (size_t k = 0; k < ACTION_COUNT; k++)
+        if (json_object_get(c, action_keys[k])) {
+            if (found != ACTION_COUNT)
+                return rune_fail(L->err, RUNE_E_INVALID, "%s: both \"%s\" and \"%s\" (one action per command)", path,
+                                 action_keys[found], action_keys[k]);
+            found = k;
+        }
+    if (found == ACTION_COUNT)
+        return rune_fail(L->err, RUNE_E_INVALID,
+                         "%s: no action (expected play, adjust, stop, control, graph, set, trigger or travel)", path);
+    d->kind = (rune_command_kind)found;
+    if ((st = jr_string(c, action_keys[found], path, true, NULL, L->arena, &d->target, L->err)))
+        return st;
+    char p[JR_PATH_MAX];
+    switch (d->kind) {
+    case RUNE_CMD_PLAY:
+        return load_play(L, c, path, s, d);
+    case RUNE_CMD_ADJUST:
+    case RUNE_CMD_STOP:
+        if (!track_known(s, i, d->target))
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play command starts track \"%s\"",
+                             jr_join(p, path, action_keys[found]), d->target);
+        d->has_weight = json_object_get(c, "weight") != NULL;
+        d->has_speed = json_object_get(c, "speed") != NULL;
+        if ((st = jr_float(c, "weight", path, false, 1.0f, &d->weight, L->err)) ||
+            (st = jr_float(c, "fade", path, false, 0.1f, &d->fade, L->err)) ||
+            (st = jr_float(c, "speed", path, false, 1.0f, &d->speed, L->err)))
+            return st;
+        if (d->fade < 0.0f)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"));
+        return RUNE_OK;
+    case RUNE_CMD_CONTROL:
+        return load_control(L, c, path, d);
+    default:
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: graphs are not supported yet",
+                         jr_join(p, path, action_keys[found]));
+    }
+}
+
+static int cmp_command(const void *a, const void *b)
+{
+    const rune_command *x = a, *y = b;
+    if (x->frame != y->frame)
+        return x->frame < y->frame ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+static rune_status load_commands(loader *L, json_t *root, rune_scenario *s)
+{
+    json_t *cmds;
+    rune_status st = jr_array(root, "commands", "", false, &cmds, L->err);
+    if (st || !cmds)
+        return st;
+    s->command_count = json_array_size(cmds);
+    s->commands = rune__arena_array(L->arena, s->command_count, sizeof *s->commands);
+    if (!s->commands)
+        return nomem(L);
+    for (size_t i = 0; i < s->command_count; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "commands[%zu]", i);
+        if ((st = load_command(L, json_array_get(cmds, i), path, s, i)))
+            return st;
+    }
+    qsort(s->commands, s->command_count, sizeof *s->commands, cmp_command);
+    return RUNE_OK;
+}
+
+static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
+{
+    rune_status st;
+    long long frames;
+    if ((st = jr_object(root, "", L->err)) || (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
+        (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||
+        (st = jr_int(root, "frames", "", false, 1, 0, RUNE_SCENARIO_MAX_FRAMES, &frames, L->err)) ||
+        (st = load_commands(L, root, s)))
+        return st;
+    s->frames = (int)frames;
+    return RUNE_OK;
+}
+
+static rune_status finish(json_t *root, json_error_t *jerr, const char *name, const rune_allocator *alloc,
+                          rune_scenario **out, rune_error *err)
+{
+    *out = NULL;
+    if (!root)
+        return rune_fail(err, RUNE_E_PARSE, "%s:%d:%d: %s", name, jerr->line, jerr->column, jerr->text);
+    alloc = rune__alloc_or_default(alloc);
+    scenario_box *box = rune__calloc(alloc, 1, sizeof *box);
+    if (!box) {
+        json_decref(root);
+        return rune_fail(err, RUNE_E_NOMEM, "%s: out of memory", name);
+    }
+    box->alloc = *alloc;
+    rune__arena_init(&box->arena, alloc);
+    loader L = {&box->arena, err};
+    rune_status st = load_document(&L, root, &box->scenario);
+    if (!st && !(box->scenario.file = rune__arena_strdup(&box->arena, name)))
+        st = nomem(&L);
+    json_decref(root);
+    if (st) {
+        rune_error_prefix(err, "%s: ", name);
+        rune_scenario_destroy(&box->scenario);
+        return st;
+    }
+    *out = &box->scenario;
+    return RUNE_OK;
+}
+
+rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
+                                    rune_error *err)
+{
+    json_error_t jerr;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *out = NULL;
+        return rune_fail(err, RUNE_E_IO, "%s: cannot open file", path);
+    }
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    fclose(f);
+    return finish(root, &jerr, path, alloc, out, err);
+}
+
+rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
+                                      const rune_allocator *alloc, rune_scenario **out, rune_error *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
+    return finish(root, &jerr, name ? name : "<memory>", alloc, out, err);
+}
+
+void rune_scenario_destroy(rune_scenario *s)
+{
+    if (!s)
+        return;
+    scenario_box *box = (scenario_box *)s;
+    rune_allocator a = box->alloc;
+    rune__arena_release(&box->arena);
+    rune__free(&a, box, 1, sizeof *box);
+}

@@ -1,0 +1,233 @@
+/* The animator: one per rig instance. Owns track slots (each with its own
+ * sample pose, reused after a track ends), controls, the mixer's scratch,
+ * the signal queue and the final pose. All growth happens in play/set calls
+ * or the first frames; a steady frame allocates nothing. */
+#include "rune/mix.h"
+#include "../base/alloc.h"
+
+#include <string.h>
+
+typedef struct track_slot {
+    rune_track track;
+    rune_pose pose;
+    bool live;
+} track_slot;
+
+struct rune_animator {
+    rune_allocator alloc;
+    size_t joint_count;
+    track_slot *slots;
+    size_t slot_count, slot_cap;
+    size_t live_tracks;
+    rune_control *controls;
+    size_t control_count, control_cap;
+    rune_contribution *contribs;
+    size_t contrib_cap;
+    size_t *order;
+    size_t order_cap;
+    rune_signal_queue signals;
+    rune_pose pose;
+    uint32_t next_handle;
+    bool composed_something; /* the last pass had inputs: a final pass is owed */
+    size_t passes;
+};
+
+rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
+                                 rune_animator **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_animator *a = rune__calloc(alloc, 1, sizeof *a);
+    if (!a)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating animator");
+    a->alloc = *alloc;
+    a->joint_count = rune_rig_joint_count(rig);
+    a->next_handle = 1;
+    rune_status st = rune_signal_queue_init(&a->signals, signal_capacity ? signal_capacity : 256, alloc, err);
+    if (!st)
+        st = rune_pose_init(&a->pose, a->joint_count, alloc, err);
+    if (st) {
+        rune_animator_destroy(a);
+        return st;
+    }
+    *out = a;
+    return RUNE_OK;
+}
+
+void rune_animator_destroy(rune_animator *a)
+{
+    if (!a)
+        return;
+    rune_allocator al = a->alloc;
+    for (size_t i = 0; i < a->slot_count; i++)
+        rune_pose_release(&a->slots[i].pose);
+    rune__free(&al, a->slots, a->slot_cap, sizeof *a->slots);
+    rune__free(&al, a->controls, a->control_cap, sizeof *a->controls);
+    rune__free(&al, a->contribs, a->contrib_cap, sizeof *a->contribs);
+    rune__free(&al, a->order, a->order_cap, sizeof *a->order);
+    rune_signal_queue_release(&a->signals);
+    rune_pose_release(&a->pose);
+    rune__free(&al, a, 1, sizeof *a);
+}
+
+static track_slot *free_slot(rune_animator *a, rune_error *err)
+{
+    for (size_t i = 0; i < a->slot_count; i++)
+        if (!a->slots[i].live)
+            return &a->slots[i];
+    if (!rune__grow(&a->alloc, (void **)&a->slots, &a->slot_cap, a->slot_count + 1, sizeof *a->slots)) {
+        rune_fail(err, RUNE_E_NOMEM, "out of memory adding a track");
+        return NULL;
+    }
+    track_slot *s = &a->slots[a->slot_count];
+    if (rune_pose_init(&s->pose, a->joint_count, &a->alloc, err))
+        return NULL;
+    a->slot_count++;
+    return s;
+}
+
+static track_slot *find_live(const rune_animator *a, uint32_t handle)
+{
+    for (size_t i = 0; i < a->slot_count; i++)
+        if (a->slots[i].live && a->slots[i].track.handle == handle)
+            return &a->slots[i];
+    return NULL;
+}
+
+rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, const rune_play_params *params,
+                               uint32_t *handle, rune_error *err)
+{
+    rune_play_params defaults = rune_play_defaults();
+    track_slot *s = free_slot(a, err);
+    if (!s)
+        return err ? err->status : RUNE_E_NOMEM;
+    uint32_t h = a->next_handle++;
+    rune_track_start(&s->track, binding, params ? params : &defaults, h);
+    s->live = true;
+    a->live_tracks++;
+    if (handle)
+        *handle = h;
+    return RUNE_OK;
+}
+
+bool rune_animator_adjust(rune_animator *a, uint32_t handle, const rune_adjust_params *p)
+{
+    track_slot *s = find_live(a, handle);
+    if (!s)
+        return false;
+    if (p->set_weight)
+        rune_track_fade_to(&s->track, p->weight, p->fade);
+    if (p->set_speed && isfinite(p->speed))
+        s->track.speed = p->speed;
+    return true;
+}
+
+bool rune_animator_stop(rune_animator *a, uint32_t handle, float fade)
+{
+    track_slot *s = find_live(a, handle);
+    if (!s)
+        return false;
+    rune_track_stop(&s->track, fade);
+    return true;
+}
+
+const rune_track *rune_animator_track(const rune_animator *a, uint32_t handle)
+{
+    track_slot *s = find_live(a, handle);
+    return s ? &s->track : NULL;
+}
+
+size_t rune_animator_track_count(const rune_animator *a) { return a->live_tracks; }
+
+rune_status rune_animator_set_control(rune_animator *a, const rune_control *c, rune_error *err)
+{
+    if (c->joint < 0 || (size_t)c->joint >= a->joint_count)
+        return rune_fail(err, RUNE_E_INVALID, "control %u: joint %d is outside the rig", c->id, c->joint);
+    for (size_t i = 0; i < a->control_count; i++)
+        if (a->controls[i].id == c->id) {
+            a->controls[i] = *c;
+            return RUNE_OK;
+        }
+    if (!rune__grow(&a->alloc, (void **)&a->controls, &a->control_cap, a->control_count + 1, sizeof *a->controls))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding a control");
+    a->controls[a->control_count++] = *c;
+    return RUNE_OK;
+}
+
+bool rune_animator_remove_control(rune_animator *a, uint32_t id)
+{
+    for (size_t i = 0; i < a->control_count; i++)
+        if (a->controls[i].id == id) {
+            memmove(&a->controls[i], &a->controls[i + 1], (a->control_count - i - 1) * sizeof *a->controls);
+            a->control_count--;
+            return true;
+        }
+    return false;
+}
+
+uint32_t rune_animator_new_source(rune_animator *a) { return a->next_handle++; }
+rune_signal_queue *rune_animator_signals(rune_animator *a) { return &a->signals; }
+
+void rune_animator_advance(rune_animator *a, float dt)
+{
+    if (!isfinite(dt))
+        dt = 0.0f;
+    for (size_t i = 0; i < a->slot_count; i++) {
+        track_slot *s = &a->slots[i];
+        if (!s->live)
+            continue;
+        rune_track_advance(&s->track, dt, &a->signals);
+        if (rune_track_finished(&s->track)) {
+            rune_event e = {RUNE_EVENT_STOPPED, s->track.handle, NULL, NULL, 0.0f};
+            rune_signal_queue_push(&a->signals, &e);
+            s->live = false;
+            a->live_tracks--;
+        }
+    }
+}
+
+static bool reserve_scratch(rune_animator *a, size_t n)
+{
+    return rune__grow(&a->alloc, (void **)&a->contribs, &a->contrib_cap, n, sizeof *a->contribs) &&
+           rune__grow(&a->alloc, (void **)&a->order, &a->order_cap, n > a->control_count ? n : a->control_count,
+                      sizeof *a->order);
+}
+
+rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *extra, size_t extra_count,
+                                   rune_error *err)
+{
+    size_t n = a->live_tracks + extra_count;
+    bool inputs = n > 0 || a->control_count > 0;
+    if (!inputs && !a->composed_something)
+        return RUNE_OK; /* the final pass already left the pose at rest */
+    if (!reserve_scratch(a, n + 1))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory composing a frame");
+    size_t k = 0;
+    for (size_t i = 0; i < a->slot_count; i++) {
+        track_slot *s = &a->slots[i];
+        if (!s->live)
+            continue;
+        rune_track_sample(&s->track, &s->pose);
+        a->contribs[k].pose = &s->pose;
+        a->contribs[k].weight = s->track.weight;
+        a->contribs[k].priority = s->track.priority;
+        k++;
+    }
+    for (size_t i = 0; i < extra_count; i++)
+        a->contribs[k++] = extra[i];
+    rune_mix_compose(a->contribs, k, a->order, &a->pose);
+    rune_controls_apply(a->controls, a->control_count, a->order, &a->pose);
+    a->composed_something = inputs;
+    a->passes++;
+    return RUNE_OK;
+}
+
+const rune_pose *rune_animator_pose(const rune_animator *a) { return &a->pose; }
+size_t rune_animator_passes(const rune_animator *a) { return a->passes; }
+
+void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
+{
+    for (size_t i = 0; fn && i < a->signals.count; i++)
+        fn(user, &a->signals.events[i]);
+    rune_signal_queue_clear(&a->signals);
+}

@@ -1,0 +1,36 @@
+/* Procedural controls: per-joint overrides and offsets applied to the
+ * composed pose in priority order. */
+#include "rune/mix.h"
+
+static float clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
+static void apply_one(const rune_control *c, rune_pose *pose)
+{
+    if (c->joint < 0 || (size_t)c->joint >= pose->count)
+        return;
+    size_t j = (size_t)c->joint;
+    float w = clamp01(c->weight);
+    if (w <= 0.0f)
+        return;
+    if (c->mode == RUNE_CONTROL_OFFSET) {
+        pose->r[j] = rune_q_normalize(rune_q_mul(pose->r[j], rune_q_slerp(rune_q_identity(), c->xform.r, w)));
+        pose->t[j] = rune_v3_add(pose->t[j], rune_v3_scale(c->xform.t, w));
+        pose->coverage[j] += w * (1.0f - pose->coverage[j]);
+    } else {
+        rune_mix_overlay_joint(pose, j, c->xform.t, c->xform.r, w);
+    }
+}
+
+void rune_controls_apply(const rune_control *cs, size_t count, size_t *order, rune_pose *pose)
+{
+    for (size_t i = 0; i < count; i++) {
+        size_t k = i;
+        while (k > 0 && cs[order[k - 1]].priority > cs[i].priority) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    for (size_t i = 0; i < count; i++)
+        apply_one(&cs[order[i]], pose);
+}

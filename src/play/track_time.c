@@ -1,0 +1,95 @@
+/* Track time: advancing the sample time, wrapping loops, and walking the
+ * crossed interval for marker and loop signals with bounded work. */
+#include "rune/play.h"
+
+float rune_wrap_time(double t, float length)
+{
+    if (!(length > 0.0f) || !isfinite(t))
+        return 0.0f;
+    double r = fmod(t, (double)length);
+    if (r < 0.0)
+        r += length;
+    float f = (float)r;
+    return f >= length ? 0.0f : f; /* rounding can land exactly on length */
+}
+
+static void push_marker(rune_signal_queue *q, uint32_t source, const rune_marker *m)
+{
+    rune_event e = {RUNE_EVENT_MARKER, source, m->name, m->value, m->time};
+    rune_signal_queue_push(q, &e);
+}
+
+/* Markers whose position (plus cycle offsets for loops) lies in the
+ * half-open interval the advance crossed: (from, to] forward, [to, from)
+ * backward. `cycle_len` 0 means no repetition. */
+static void walk_markers(const rune_clip *clip, double from, double to, double cycle_len, uint32_t source,
+                         rune_signal_queue *q)
+{
+    size_t n = rune_clip_marker_count(clip);
+    const rune_marker *m = rune_clip_markers(clip);
+    if (n == 0 || from == to)
+        return;
+    bool forward = to > from;
+    double c0 = 0.0, c1 = 0.0;
+    if (cycle_len > 0.0) {
+        /* bound the visited span: a stall replays at most the last cycles */
+        double span = RUNE_MARKER_CYCLE_SPAN * cycle_len;
+        if (forward && to - from > span)
+            from = to - span;
+        if (!forward && from - to > span)
+            from = to + span;
+        c0 = floor(from / cycle_len);
+        c1 = floor(to / cycle_len);
+    }
+    if (forward) {
+        for (double c = c0; c <= c1; c += 1.0)
+            for (size_t i = 0; i < n; i++) {
+                double at = c * cycle_len + m[i].pos;
+                if (at > from && at <= to)
+                    push_marker(q, source, &m[i]);
+            }
+    } else {
+        for (double c = c0; c >= c1; c -= 1.0)
+            for (size_t i = n; i-- > 0;) {
+                double at = c * cycle_len + m[i].pos;
+                if (at >= to && at < from)
+                    push_marker(q, source, &m[i]);
+            }
+    }
+}
+
+/* Advances the sample time; returns how many loop boundaries were crossed. */
+static double advance_time(rune_track *tr, float dt, rune_signal_queue *q)
+{
+    double from = tr->time;
+    double to = from + (double)tr->speed * (double)dt;
+    if (!tr->loop || !(tr->length > 0.0f)) {
+        double end = tr->length > 0.0f ? tr->length : 0.0;
+        if (to < 0.0)
+            to = 0.0;
+        if (to > end)
+            to = end;
+        walk_markers(tr->clip, from, to, 0.0, tr->handle, q);
+        tr->time = (float)to;
+        return 0.0;
+    }
+    walk_markers(tr->clip, from, to, tr->length, tr->handle, q);
+    double cycles = floor(to / tr->length) - floor(from / tr->length);
+    tr->time = rune_wrap_time(to, tr->length);
+    return fabs(cycles);
+}
+
+void rune_track_advance(rune_track *tr, float dt, rune_signal_queue *q)
+{
+    double loops = advance_time(tr, dt, q);
+    int n = loops > RUNE_MAX_LOOP_EVENTS_PER_STEP ? RUNE_MAX_LOOP_EVENTS_PER_STEP : (int)loops;
+    for (int i = 0; i < n; i++) {
+        rune_event e = {RUNE_EVENT_LOOP, tr->handle, NULL, NULL, 0.0f};
+        rune_signal_queue_push(q, &e);
+    }
+    float step = tr->fade_rate * dt;
+    if (tr->weight < tr->target_weight)
+        tr->weight = fminf(tr->target_weight, tr->weight + step);
+    else if (tr->weight > tr->target_weight)
+        tr->weight = fmaxf(tr->target_weight, tr->weight - step);
+}

@@ -1,0 +1,165 @@
+/* Clip binding: which rig joint each clip track drives, matched by parent
+ * and part names with an unambiguous part-only fallback; and the binding
+ * cache keyed by clip, layout signature and retarget mapping. */
+#include "rune/rig.h"
+#include "../base/alloc.h"
+
+#include <string.h>
+
+struct rune_binding {
+    rune_allocator alloc;
+    const rune_clip *clip;
+    size_t joint_count;
+    size_t track_count;
+    size_t bound;
+    int32_t *joint_of_track;
+};
+
+/* How many tracks of the clip carry this part name. */
+static size_t clip_part_count(const rune_clip *clip, const char *part)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < rune_clip_track_count(clip); t++)
+        n += strcmp(rune_clip_track_part(clip, t), part) == 0;
+    return n;
+}
+
+static int32_t match_track(const rune_rig *rig, const rune_clip *clip, size_t t)
+{
+    const char *parent = rune_clip_track_parent(clip, t);
+    const char *part = rune_clip_track_part(clip, t);
+    size_t n = rune_rig_joint_count(rig);
+    int32_t only = -1;
+    size_t same_part = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (strcmp(rune_rig_part(rig, j), part) != 0)
+            continue;
+        if (strcmp(rune_rig_parent_part(rig, j), parent) == 0)
+            return (int32_t)j; /* (parent, part) pairs are unique in a rig */
+        only = (int32_t)j;
+        same_part++;
+    }
+    if (same_part == 1 && clip_part_count(clip, part) == 1)
+        return only;
+    return -1;
+}
+
+rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
+                                const rune_allocator *alloc, rune_binding **out, rune_error *err)
+{
+    (void)retarget_id; /* identity of the mapping; no retarget tables yet */
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_binding *b = rune__calloc(alloc, 1, sizeof *b);
+    size_t tracks = rune_clip_track_count(clip);
+    int32_t *map = rune__calloc(alloc, tracks, sizeof *map);
+    if (!b || !map) {
+        rune__free(alloc, b, 1, sizeof *b);
+        rune__free(alloc, map, tracks, sizeof *map);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(clip));
+    }
+    b->alloc = *alloc;
+    b->clip = clip;
+    b->joint_count = rune_rig_joint_count(rig);
+    b->track_count = tracks;
+    b->joint_of_track = map;
+    for (size_t t = 0; t < tracks; t++) {
+        map[t] = match_track(rig, clip, t);
+        b->bound += map[t] >= 0;
+    }
+    *out = b;
+    return RUNE_OK;
+}
+
+void rune_binding_destroy(rune_binding *b)
+{
+    if (!b)
+        return;
+    rune_allocator a = b->alloc;
+    rune__free(&a, b->joint_of_track, b->track_count, sizeof *b->joint_of_track);
+    rune__free(&a, b, 1, sizeof *b);
+}
+
+const rune_clip *rune_binding_clip(const rune_binding *b) { return b->clip; }
+int32_t rune_binding_joint(const rune_binding *b, size_t track) { return b->joint_of_track[track]; }
+size_t rune_binding_bound_count(const rune_binding *b) { return b->bound; }
+
+void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
+{
+    rune_pose_reset(pose);
+    for (size_t k = 0; k < b->track_count; k++) {
+        int32_t j = b->joint_of_track[k];
+        if (j < 0 || (size_t)j >= pose->count)
+            continue;
+        rune_key_sample s;
+        rune_clip_sample_track(b->clip, k, t, &s);
+        pose->t[j] = s.t;
+        pose->r[j] = s.r;
+        pose->coverage[j] = s.coverage;
+    }
+}
+
+typedef struct binding_entry {
+    uint64_t clip_serial;
+    uint64_t layout;
+    uint32_t retarget;
+    rune_binding *binding;
+} binding_entry;
+
+struct rune_binding_cache {
+    rune_allocator alloc;
+    binding_entry *entries;
+    size_t count, cap;
+    size_t builds;
+};
+
+rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err)
+{
+    alloc = rune__alloc_or_default(alloc);
+    rune_binding_cache *c = rune__calloc(alloc, 1, sizeof *c);
+    if (!c)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating binding cache");
+    c->alloc = *alloc;
+    *out = c;
+    return RUNE_OK;
+}
+
+void rune_binding_cache_destroy(rune_binding_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->count; i++)
+        rune_binding_destroy(c->entries[i].binding);
+    rune_allocator a = c->alloc;
+    rune__free(&a, c->entries, c->cap, sizeof *c->entries);
+    rune__free(&a, c, 1, sizeof *c);
+}
+
+rune_status rune_binding_cache_acquire(rune_binding_cache *c, const rune_rig *rig, const rune_clip *clip,
+                                       uint32_t retarget_id, const rune_binding **out, rune_error *err)
+{
+    uint64_t serial = rune_clip_serial(clip), layout = rune_rig_layout_signature(rig);
+    for (size_t i = 0; i < c->count; i++) {
+        binding_entry *e = &c->entries[i];
+        if (e->clip_serial == serial && e->layout == layout && e->retarget == retarget_id) {
+            *out = e->binding;
+            return RUNE_OK;
+        }
+    }
+    if (!rune__grow(&c->alloc, (void **)&c->entries, &c->cap, c->count + 1, sizeof *c->entries))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory caching a binding");
+    rune_binding *b;
+    rune_status st = rune_binding_create(rig, clip, retarget_id, &c->alloc, &b, err);
+    if (st)
+        return st;
+    binding_entry *e = &c->entries[c->count++];
+    e->clip_serial = serial;
+    e->layout = layout;
+    e->retarget = retarget_id;
+    e->binding = b;
+    c->builds++;
+    *out = b;
+    return RUNE_OK;
+}
+
+size_t rune_binding_cache_builds(const rune_binding_cache *c) { return c->builds; }

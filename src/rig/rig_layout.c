@@ -1,0 +1,230 @@
+/* Rig layouts: parent-first validation, name resolution, revisions and the
+ * membership signature. */
+#include "rune/rig.h"
+#include "../base/alloc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct rune_rig {
+    rune_allocator alloc;
+    size_t count, cap;
+    char **part;
+    int32_t *parent;
+    rune_xform *frame;
+    uint32_t topology_revision;
+    uint32_t frame_revision;
+    uint64_t signature;
+};
+
+static const char *parent_part(const rune_rig *rig, size_t j)
+{
+    return rig->parent[j] < 0 ? "" : rig->part[rig->parent[j]];
+}
+
+/* Resolves a parent reference among the existing joints; -1 for a root,
+ * -2 when not found, -3 when ambiguous. */
+static int32_t resolve_parent(const rune_rig *rig, const char *name)
+{
+    if (!name || !name[0])
+        return -1;
+    const char *slash = strchr(name, '/');
+    int32_t found = -2;
+    for (size_t j = 0; j < rig->count; j++) {
+        bool match;
+        if (slash) {
+            size_t plen = (size_t)(slash - name);
+            const char *pp = parent_part(rig, j);
+            match = strlen(pp) == plen && strncmp(pp, name, plen) == 0 && strcmp(rig->part[j], slash + 1) == 0;
+        } else {
+            match = strcmp(rig->part[j], name) == 0;
+        }
+        if (match) {
+            if (found >= 0)
+                return -3;
+            found = (int32_t)j;
+        }
+    }
+    return found;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static void update_signature(rune_rig *rig)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t j = 0; j < rig->count; j++) {
+        h = fnv(h, &rig->parent[j], sizeof rig->parent[j]);
+        h = fnv(h, rig->part[j], strlen(rig->part[j]) + 1);
+    }
+    rig->signature = h;
+}
+
+/* Grows the three joint arrays together: all or nothing. */
+static bool reserve(rune_rig *rig, size_t need)
+{
+    if (need <= rig->cap)
+        return true;
+    size_t cap = rig->cap ? rig->cap * 2 : 8;
+    while (cap < need)
+        cap *= 2;
+    char **part = rune__calloc(&rig->alloc, cap, sizeof *part);
+    int32_t *parent = rune__calloc(&rig->alloc, cap, sizeof *parent);
+    rune_xform *frame = rune__calloc(&rig->alloc, cap, sizeof *frame);
+    if (!part || !parent || !frame) {
+        rune__free(&rig->alloc, part, cap, sizeof *part);
+        rune__free(&rig->alloc, parent, cap, sizeof *parent);
+        rune__free(&rig->alloc, frame, cap, sizeof *frame);
+        return false;
+    }
+    if (rig->count) {
+        memcpy(part, rig->part, rig->count * sizeof *part);
+        memcpy(parent, rig->parent, rig->count * sizeof *parent);
+        memcpy(frame, rig->frame, rig->count * sizeof *frame);
+    }
+    rune__free(&rig->alloc, rig->part, rig->cap, sizeof *part);
+    rune__free(&rig->alloc, rig->parent, rig->cap, sizeof *parent);
+    rune__free(&rig->alloc, rig->frame, rig->cap, sizeof *frame);
+    rig->part = part;
+    rig->parent = parent;
+    rig->frame = frame;
+    rig->cap = cap;
+    return true;
+}
+
+static rune_status check_joint(const rune_rig *rig, const rune_joint_desc *d, size_t index,
+                               int32_t *parent_out, rune_error *err)
+{
+    if (!d->part || !d->part[0])
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].part: empty name", index);
+    if (strchr(d->part, '/'))
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].part: \"%s\" contains '/'", index, d->part);
+    const rune_xform f = d->frame;
+    if (!isfinite(f.t.x) || !isfinite(f.t.y) || !isfinite(f.t.z) || !isfinite(f.r.x) || !isfinite(f.r.y) ||
+        !isfinite(f.r.z) || !isfinite(f.r.w))
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame: not finite", index);
+    if (!(rune_q_dot(f.r, f.r) > 1e-12f))
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame.r: zero-length quaternion", index);
+    int32_t p = resolve_parent(rig, d->parent);
+    if (p == -2)
+        return rune_fail(err, RUNE_E_INVALID,
+                         "joints[%zu].parent: \"%s\" is not an earlier joint (joints are listed parent-first)",
+                         index, d->parent);
+    if (p == -3)
+        return rune_fail(err, RUNE_E_INVALID,
+                         "joints[%zu].parent: \"%s\" is ambiguous; write it as \"grandparent/part\"", index,
+                         d->parent);
+    const char *pp = p < 0 ? "" : rig->part[p];
+    for (size_t j = 0; j < rig->count; j++)
+        if (strcmp(rig->part[j], d->part) == 0 && strcmp(parent_part(rig, j), pp) == 0)
+            return rune_fail(err, RUNE_E_INVALID, "joints[%zu]: duplicate joint \"%s%s%s\"", index, pp,
+                             pp[0] ? "/" : "", d->part);
+    *parent_out = p;
+    return RUNE_OK;
+}
+
+static rune_status append(rune_rig *rig, const rune_joint_desc *d, rune_error *err)
+{
+    int32_t p = -1;
+    size_t index = rig->count;
+    rune_status st = check_joint(rig, d, index, &p, err);
+    if (st)
+        return st;
+    char *name = rune__strdup(&rig->alloc, d->part);
+    if (!name || !reserve(rig, index + 1)) {
+        rune__strfree(&rig->alloc, name);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding joint \"%s\"", d->part);
+    }
+    rig->part[index] = name;
+    rig->parent[index] = p;
+    rig->frame[index].t = d->frame.t;
+    rig->frame[index].r = rune_q_normalize(d->frame.r);
+    rig->count++;
+    return RUNE_OK;
+}
+
+rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
+                            rune_rig **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_rig *rig = rune__calloc(alloc, 1, sizeof *rig);
+    if (!rig)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating rig");
+    rig->alloc = *alloc;
+    if (!reserve(rig, count ? count : 1)) {
+        rune_rig_destroy(rig);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating rig");
+    }
+    for (size_t i = 0; i < count; i++) {
+        rune_status st = append(rig, &joints[i], err);
+        if (st) {
+            rune_rig_destroy(rig);
+            return st;
+        }
+    }
+    update_signature(rig);
+    rig->topology_revision = 1;
+    *out = rig;
+    return RUNE_OK;
+}
+
+void rune_rig_destroy(rune_rig *rig)
+{
+    if (!rig)
+        return;
+    rune_allocator a = rig->alloc;
+    for (size_t j = 0; j < rig->count; j++)
+        rune__strfree(&a, rig->part[j]);
+    rune__free(&a, rig->part, rig->cap, sizeof *rig->part);
+    rune__free(&a, rig->parent, rig->cap, sizeof *rig->parent);
+    rune__free(&a, rig->frame, rig->cap, sizeof *rig->frame);
+    rune__free(&a, rig, 1, sizeof *rig);
+}
+
+rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err)
+{
+    rune_status st = append(rig, joint, err);
+    if (st)
+        return st;
+    update_signature(rig);
+    rig->topology_revision++;
+    return RUNE_OK;
+}
+
+size_t rune_rig_joint_count(const rune_rig *rig) { return rig->count; }
+int32_t rune_rig_parent(const rune_rig *rig, size_t j) { return rig->parent[j]; }
+const char *rune_rig_part(const rune_rig *rig, size_t j) { return rig->part[j]; }
+const char *rune_rig_parent_part(const rune_rig *rig, size_t j) { return parent_part(rig, j); }
+rune_xform rune_rig_frame(const rune_rig *rig, size_t j) { return rig->frame[j]; }
+uint32_t rune_rig_topology_revision(const rune_rig *rig) { return rig->topology_revision; }
+uint32_t rune_rig_frame_revision(const rune_rig *rig) { return rig->frame_revision; }
+uint64_t rune_rig_layout_signature(const rune_rig *rig) { return rig->signature; }
+
+void rune_rig_set_frame(rune_rig *rig, size_t j, rune_xform frame)
+{
+    rig->frame[j].t = frame.t;
+    rig->frame[j].r = rune_q_normalize(frame.r);
+    rig->frame_revision++;
+}
+
+const char *rune_rig_joint_name(const rune_rig *rig, size_t j, char *buf, size_t size)
+{
+    const char *pp = parent_part(rig, j);
+    snprintf(buf, size, "%s%s%s", pp, pp[0] ? "/" : "", rig->part[j]);
+    return buf;
+}
+
+int32_t rune_rig_find(const rune_rig *rig, const char *name)
+{
+    int32_t r = resolve_parent(rig, name);
+    return r >= 0 ? r : -1;
+}

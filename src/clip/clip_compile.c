@@ -39,6 +39,13 @@ static bool same_track(const key_ref *a, const key_ref *b)
     return cmp_names(a->pose->parent, a->pose->part, b->pose->parent, b->pose->part) == 0;
 }
 
+/* Several keys of one track at one time: only the last listed survives
+ * (refs are sorted by track, time, then input order). */
+static bool superseded(const key_ref *refs, size_t n, size_t i)
+{
+    return i + 1 < n && same_track(&refs[i], &refs[i + 1]) && refs[i + 1].time == refs[i].time;
+}
+
 static bool finite3(rune_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 static rune_status validate(const rune_sequence_desc *d, rune_error *err)
@@ -134,12 +141,13 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
     c->markers = pack(p, d->marker_count * sizeof *c->markers);
 
     size_t t = 0, k = 0;
+    const key_ref *last = NULL; /* the last key kept */
     for (size_t i = 0; i < ref_count; i++) {
         const key_ref *r = &refs[i];
-        bool new_track = i == 0 || !same_track(r, &refs[i - 1]);
-        /* several keys at one time: only the last listed survives */
-        if (i + 1 < ref_count && same_track(r, &refs[i + 1]) && refs[i + 1].time == r->time)
+        if (superseded(refs, ref_count, i))
             continue;
+        bool new_track = !last || !same_track(r, last);
+        last = r;
         if (new_track) {
             const char *parent = pack_str(p, r->pose->parent);
             const char *part = pack_str(p, r->pose->part);
@@ -226,11 +234,12 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
     qsort(refs, ref_count, sizeof *refs, cmp_key_ref);
 
     size_t tracks = 0, keys = 0;
+    const key_ref *last = NULL;
     for (size_t i = 0; i < ref_count; i++) {
-        if (i + 1 < ref_count && same_track(&refs[i], &refs[i + 1]) && refs[i + 1].time == refs[i].time)
+        if (superseded(refs, ref_count, i))
             continue;
-        if (i == 0 || !same_track(&refs[i], &refs[i - 1]))
-            tracks++;
+        tracks += !last || !same_track(&refs[i], last);
+        last = &refs[i];
         keys++;
     }
 

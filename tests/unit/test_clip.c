@@ -1,0 +1,309 @@
+/* Unit tests of src/clip: compilation (sorting, duplicate keys, markers),
+ * the sampler's hold/ease/interpolate rules, coverage, and the cache. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rune/clip.h"
+#include "counting_alloc.h"
+
+#define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
+
+static rune_key_pose_desc pose(const char *parent, const char *part, float tx)
+{
+    rune_key_pose_desc p = {parent, part, {tx, 0, 0}, {0, 0, 0, 1}, 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+    return p;
+}
+
+static void test_sorts_tracks_and_keys(void **state)
+{
+    (void)state;
+    rune_key_pose_desc k2[] = {pose("Root", "B", 2), pose("Root", "A", 20)};
+    rune_key_pose_desc k0[] = {pose("Root", "A", 0), pose("Root", "B", 0)};
+    rune_key_pose_desc k1[] = {pose("Root", "A", 10)};
+    /* keyframes listed out of order: 2, 0, 1 */
+    rune_keyframe_desc kf[] = {{2.0f, k2, 2}, {0.0f, k0, 2}, {1.0f, k1, 1}};
+    rune_sequence_desc d = {"s", 1, false, 0, kf, 3, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_track_count(c), 2);
+    assert_string_equal(rune_clip_track_part(c, 0), "A"); /* sorted by name */
+    assert_string_equal(rune_clip_track_part(c, 1), "B");
+    assert_int_equal(rune_clip_track_key_count(c, 0), 3);
+    near(rune_clip_track_key_time(c, 0, 0), 0, 0);
+    near(rune_clip_track_key_time(c, 0, 1), 1, 0);
+    near(rune_clip_track_key_time(c, 0, 2), 2, 0);
+    near(rune_clip_length(c), 2, 0);
+    rune_key_sample s;
+    /* A at 1.5: halfway between 10 and 20 */
+    rune_clip_sample_track(c, 0, 1.5f, &s);
+    near(s.t.x, 15, 1e-6f);
+    /* B has keys 0 and 2 only: at 1.5, 0 + (2 - 0) * .75 = 1.5 */
+    rune_clip_sample_track(c, 1, 1.5f, &s);
+    near(s.t.x, 1.5f, 1e-6f);
+    rune_clip_destroy(c);
+}
+
+static void test_duplicate_time_keeps_later(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 1)};
+    rune_key_pose_desc b[] = {pose("", "Root", 2)};
+    rune_key_pose_desc e[] = {pose("", "Root", 5)};
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}, {0.0f, b, 1}, {1.0f, e, 1}};
+    rune_sequence_desc d = {"dup", 0, false, 0, kf, 3, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_track_key_count(c, 0), 2);
+    rune_key_sample s;
+    rune_clip_sample_track(c, 0, 0.0f, &s);
+    near(s.t.x, 2, 0); /* the later of the two keys at 0 */
+    rune_clip_sample_track(c, 0, 0.5f, &s);
+    near(s.t.x, 3.5f, 1e-6f); /* 2 + (5 - 2) * .5 */
+    rune_clip_destroy(c);
+}
+
+/* Two keys, the destination easing cubic inout; t.x 0 -> 2, weight 1 -> 0,
+ * mask 0 -> 0.5, rotation identity -> 90 deg about Y. */
+static rune_clip *cubic_clip(void)
+{
+    static rune_key_pose_desc a[1], b[1];
+    a[0] = pose("Root", "Arm", 0);
+    b[0] = pose("Root", "Arm", 2);
+    b[0].r = rune_q(0, 0.70710678f, 0, 0.70710678f);
+    b[0].weight = 0.0f;
+    b[0].mask_weight = 0.5f;
+    b[0].easing = RUNE_EASE_CUBIC;
+    b[0].direction = RUNE_EASE_INOUT;
+    static rune_keyframe_desc kf[2];
+    kf[0] = (rune_keyframe_desc){0.0f, a, 1};
+    kf[1] = (rune_keyframe_desc){1.0f, b, 1};
+    rune_sequence_desc d = {"cubic", 1, false, 0, kf, 2, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static void test_sampler_cubic_inout(void **state)
+{
+    (void)state;
+    rune_clip *c = cubic_clip();
+    rune_key_sample s;
+    /* t = 0: first key; coverage = 1 * (1 - 0) = 1 */
+    rune_clip_sample_track(c, 0, 0.0f, &s);
+    near(s.t.x, 0, 0);
+    near(s.coverage, 1, 0);
+    /* t = .25: e = 4 * .25^3 = .0625; tx = .125; w = 1 - .0625 = .9375;
+     * mask = .5 * .0625 = .03125; coverage = .9375 * .96875 = .908203125;
+     * rotation: slerp by .0625 of 90 deg = 5.625 deg about Y:
+     * (0, sin 2.8125deg, 0, cos 2.8125deg) = (0, .0490676743, 0, .9987954562) */
+    rune_clip_sample_track(c, 0, 0.25f, &s);
+    near(s.t.x, 0.125f, 1e-6f);
+    near(s.weight, 0.9375f, 1e-6f);
+    near(s.mask_weight, 0.03125f, 1e-6f);
+    near(s.coverage, 0.908203125f, 1e-6f);
+    near(s.r.y, 0.0490676743f, 1e-6f);
+    near(s.r.w, 0.9987954562f, 1e-6f);
+    /* t = .5: e = .5: tx 1, w .5, mask .25, coverage .5 * .75 = .375;
+     * rotation 45 deg: (0, .3826834324, 0, .9238795325) */
+    rune_clip_sample_track(c, 0, 0.5f, &s);
+    near(s.t.x, 1, 1e-6f);
+    near(s.coverage, 0.375f, 1e-6f);
+    near(s.r.y, 0.3826834324f, 1e-6f);
+    /* t = 1 and past the end: last key held; coverage 0 * .5 = 0 */
+    rune_clip_sample_track(c, 0, 1.0f, &s);
+    near(s.t.x, 2, 0);
+    near(s.coverage, 0, 0);
+    rune_clip_sample_track(c, 0, 7.5f, &s);
+    near(s.t.x, 2, 0);
+    near(s.r.y, 0.70710678f, 1e-6f);
+    /* before the first key: first key held */
+    rune_clip_sample_track(c, 0, -3.0f, &s);
+    near(s.t.x, 0, 0);
+    rune_clip_destroy(c);
+}
+
+static void test_coverage_clamped(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    a[0].weight = 3.0f;       /* 3 * (1 - -1) = 6 -> clamp 1 */
+    a[0].mask_weight = -1.0f;
+    rune_key_pose_desc b[] = {pose("", "Root", 0)};
+    b[0].weight = -2.0f;      /* negative -> clamp 0 */
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}, {1.0f, b, 1}};
+    rune_sequence_desc d = {"cov", 0, false, 0, kf, 2, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    rune_key_sample s;
+    rune_clip_sample_track(c, 0, 0.0f, &s);
+    near(s.coverage, 1, 0);
+    rune_clip_sample_track(c, 0, 1.0f, &s);
+    near(s.coverage, 0, 0);
+    rune_clip_destroy(c);
+}
+
+static void test_constant_holds_until_key(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 1)};
+    rune_key_pose_desc b[] = {pose("", "Root", 9)};
+    b[0].easing = RUNE_EASE_CONSTANT;
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}, {1.0f, b, 1}};
+    rune_sequence_desc d = {"const", 0, false, 0, kf, 2, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    rune_key_sample s;
+    rune_clip_sample_track(c, 0, 0.999f, &s);
+    near(s.t.x, 1, 0);
+    rune_clip_sample_track(c, 0, 1.0f, &s);
+    near(s.t.x, 9, 0);
+    rune_clip_destroy(c);
+}
+
+static void test_markers_sorted_and_folded(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}, {2.0f, a, 1}};
+    rune_marker_desc m[] = {{1.5f, "B", "x"}, {0.5f, "A", NULL}, {2.5f, "C", ""}};
+    rune_sequence_desc d = {"m", 0, true, 0, kf, 2, m, 3};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    const rune_marker *mk = rune_clip_markers(c);
+    /* loop of length 2: C at 2.5 fires at .5 of each cycle, after A (stable) */
+    assert_string_equal(mk[0].name, "A");
+    assert_string_equal(mk[0].value, "");
+    assert_string_equal(mk[1].name, "C");
+    near(mk[1].pos, 0.5f, 0);
+    near(mk[1].time, 2.5f, 0);
+    assert_string_equal(mk[2].name, "B");
+    rune_clip_destroy(c);
+}
+
+static void test_invalid_sequences(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}};
+    rune_sequence_desc d = {"bad", 0, false, 0, kf, 1, NULL, 0};
+    rune_clip *c = (rune_clip *)&d;
+    rune_error err;
+
+    a[0].r = rune_q(0, 0, 0, 0);
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, &err), RUNE_E_INVALID);
+    assert_null(c);
+    assert_non_null(strstr(err.message, "keyframes[0].poses[0].r: zero-length quaternion"));
+
+    a[0].r = rune_q_identity();
+    a[0].t.y = INFINITY;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "keyframes[0].poses[0].t: not finite"));
+
+    a[0].t.y = 0;
+    kf[0].time = NAN;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "keyframes[0].time"));
+
+    kf[0].time = -1.0f; /* negative key times are allowed */
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, &err), RUNE_OK);
+    near(rune_clip_length(c), 0, 0);
+    rune_clip_destroy(c);
+
+    a[0].part = "";
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "part: empty"));
+}
+
+static void test_non_unit_quaternion_normalized(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    a[0].r = rune_q(0, 0, 0, 4);
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}};
+    rune_sequence_desc d = {"n", 0, false, 0, kf, 1, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    rune_key_sample s;
+    rune_clip_sample_track(c, 0, 0.0f, &s);
+    near(s.r.w, 1, 0);
+    rune_clip_destroy(c);
+}
+
+static void test_cache_hit_and_revision(void **state)
+{
+    (void)state;
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}};
+    rune_sequence_desc d = {"walk", 1, false, 0, kf, 1, NULL, 0};
+    rune_clip_cache *cache;
+    assert_int_equal(rune_clip_cache_create(&ca.iface, &cache, NULL), RUNE_OK);
+    const rune_clip *c1, *c2, *c3;
+    assert_int_equal(rune_clip_cache_acquire(cache, &d, &c1, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_cache_builds(cache), 1);
+    size_t allocs = ca.allocs;
+    /* same id and revision: no rebuild, no allocation, same clip */
+    assert_int_equal(rune_clip_cache_acquire(cache, &d, &c2, NULL), RUNE_OK);
+    assert_ptr_equal(c1, c2);
+    assert_int_equal(rune_clip_cache_builds(cache), 1);
+    assert_int_equal(ca.allocs, allocs);
+    uint64_t serial = rune_clip_serial(c1);
+    /* new revision: rebuilt */
+    d.revision = 2;
+    a[0].t.x = 5;
+    assert_int_equal(rune_clip_cache_acquire(cache, &d, &c3, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_cache_builds(cache), 2);
+    assert_int_equal(rune_clip_revision(c3), 2);
+    assert_true(rune_clip_serial(c3) != serial);
+    rune_key_sample s;
+    rune_clip_sample_track(c3, 0, 0, &s);
+    near(s.t.x, 5, 0);
+    assert_ptr_equal(rune_clip_cache_find(cache, "walk"), c3);
+    assert_null(rune_clip_cache_find(cache, "run"));
+    rune_clip_cache_destroy(cache);
+    assert_int_equal(ca.live_bytes, 0);
+}
+
+static void test_compile_allocation_failures(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0)};
+    rune_keyframe_desc kf[] = {{0.0f, a, 1}};
+    rune_marker_desc m[] = {{0.5f, "x", "y"}};
+    rune_sequence_desc d = {"walk", 1, true, 0, kf, 1, m, 1};
+    for (size_t k = 1; k < 10; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_clip_cache *cache = NULL;
+        const rune_clip *c;
+        rune_status st = rune_clip_cache_create(&ca.iface, &cache, NULL);
+        if (!st)
+            st = rune_clip_cache_acquire(cache, &d, &c, NULL);
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        rune_clip_cache_destroy(cache);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sorts_tracks_and_keys),
+        cmocka_unit_test(test_duplicate_time_keeps_later),
+        cmocka_unit_test(test_sampler_cubic_inout),
+        cmocka_unit_test(test_coverage_clamped),
+        cmocka_unit_test(test_constant_holds_until_key),
+        cmocka_unit_test(test_markers_sorted_and_folded),
+        cmocka_unit_test(test_invalid_sequences),
+        cmocka_unit_test(test_non_unit_quaternion_normalized),
+        cmocka_unit_test(test_cache_hit_and_revision),
+        cmocka_unit_test(test_compile_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

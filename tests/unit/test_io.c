@@ -1,0 +1,150 @@
+/* Unit tests of src/io: the scenario loader's error reports (one per class
+ * of bad input), defaults, and that a failed load leaks nothing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rune/io.h"
+#include "counting_alloc.h"
+
+static void expect_error(const char *doc, const char *fragment)
+{
+    rune_scenario *s = (rune_scenario *)1;
+    rune_error err = {0};
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", &ca.iface, &s, &err);
+    if (st == RUNE_OK || !strstr(err.message, fragment))
+        fail_msg("expected an error containing \"%s\", got status %d: %s", fragment, st, err.message);
+    assert_null(s);
+    assert_int_equal(ca.live_bytes, 0); /* nothing half-loaded survives */
+    assert_int_equal(strncmp(err.message, "t.json", 6), 0);
+}
+
+#define RIG "\"rig\": {\"joints\": [{\"part\": \"Root\"}, {\"part\": \"Arm\", \"parent\": \"Root\"}]}"
+
+static void test_error_classes(void **state)
+{
+    (void)state;
+    expect_error("{\"rig\": ", "t.json:1:");                                  /* syntax */
+    expect_error("{" RIG ", \"dt\": \"fast\"}", "t.json: dt: expected a number"); /* wrong type */
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": 0, \"poses\": "
+                 "[{\"part\": \"Arm\", \"easing\": \"cubc\"}]}]}]}",
+                 "clips[0].keyframes[0].poses[0].easing: unknown style \"cubc\"");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": 0, \"poses\": "
+                 "[{\"part\": \"Arm\", \"direction\": \"up\"}]}]}]}",
+                 "poses[0].direction: unknown direction \"up\"");
+    /* non-finite: JSON has no NaN literal; an overflowing literal is refused */
+    expect_error("{" RIG ", \"dt\": NaN}", "t.json:1:");
+    expect_error("{" RIG ", \"dt\": 1e999}", "t.json:1:");
+    expect_error("{" RIG ", \"dt\": 1e300}", "dt: number out of float range");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": 0, \"poses\": "
+                 "[{\"parent\": \"Root\"}]}]}]}",
+                 "clips[0].keyframes[0].poses[0].part: missing");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": 0, \"poses\": "
+                 "[{\"part\": \"Arm\", \"r\": [0, 0, 0, 0]}]}]}]}",
+                 "poses[0].r: zero-length quaternion");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": 0, \"poses\": "
+                 "[{\"part\": \"Arm\", \"t\": [0, \"x\", 0]}]}]}]}",
+                 "poses[0].t[1]: expected a number");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"poses\": []}]}]}",
+                 "clips[0].keyframes[0].time: missing");
+    expect_error("{\"clips\": []}", "rig: missing");
+    expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"play\": \"nope\"}]}",
+                 "commands[0].play: unknown clip \"nope\"");
+    expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"stop\": \"w\"}]}",
+                 "commands[0].stop: no earlier play command starts track \"w\"");
+    expect_error("{" RIG ", \"commands\": [{\"frame\": 0}]}", "commands[0]: no action");
+    expect_error("{" RIG ", \"commands\": [{\"frame\": -1, \"stop\": \"w\"}]}", "commands[0].frame");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\"}, {\"id\": \"c\"}]}", "clips[1].id: \"c\" is already");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\", \"priority\": \"urgent\"}]}",
+                 "clips[0].priority: unknown priority \"urgent\"");
+    expect_error("{" RIG ", \"dt\": 0.1, \"dt\": 0.2}", "t.json:1:"); /* duplicate key */
+}
+
+static void test_defaults_and_negative_key_time(void **state)
+{
+    (void)state;
+    const char *doc = "{" RIG ", \"clips\": [{\"id\": \"c\", \"keyframes\": [{\"time\": -0.5, \"poses\": "
+                      "[{\"parent\": \"Root\", \"part\": \"Arm\"}]}]}], "
+                      "\"commands\": [{\"frame\": 2, \"play\": \"c\"}, {\"frame\": 1, \"play\": \"c\", \"track\": \"x\"}]}";
+    rune_scenario *s;
+    rune_error err;
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(s->frames, 1);
+    assert_true(fabsf(s->dt - 1.0f / 30.0f) < 1e-9f);
+    const rune_key_pose_desc *p = &s->clips[0].keyframes[0].poses[0];
+    assert_true(p->weight == 1.0f && p->mask_weight == 0.0f);
+    assert_int_equal(p->easing, RUNE_EASE_LINEAR);
+    assert_int_equal(p->direction, RUNE_EASE_IN);
+    assert_int_equal(s->clips[0].priority, RUNE_PRIORITY_CORE);
+    /* commands sorted by frame */
+    assert_int_equal(s->commands[0].frame, 1);
+    assert_string_equal(s->commands[0].track, "x");
+    assert_string_equal(s->commands[1].track, "c"); /* track defaults to the clip id */
+    assert_true(s->commands[1].play.fade == 0.1f && s->commands[1].play.weight == 1.0f &&
+                s->commands[1].play.speed == 1.0f);
+    rune_scenario_destroy(s);
+}
+
+static void test_run_errors_name_the_command(void **state)
+{
+    (void)state;
+    const char *doc = "{" RIG ", \"commands\": [{\"frame\": 0, \"control\": \"look\", \"joint\": \"Root/Neck\"}]}";
+    rune_scenario *s;
+    rune_error err;
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_run(s, NULL, NULL, NULL, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "t.json: commands[0].joint: no joint \"Root/Neck\""));
+    rune_scenario_destroy(s);
+
+    const char *bad_rig = "{\"rig\": {\"joints\": [{\"part\": \"Hand\", \"parent\": \"Arm\"}]}}";
+    assert_int_equal(rune_scenario_load_string(bad_rig, strlen(bad_rig), "r.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_run(s, NULL, NULL, NULL, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "r.json: rig.joints[0].parent"));
+    rune_scenario_destroy(s);
+}
+
+static void test_load_and_run_allocation_failures(void **state)
+{
+    (void)state;
+    const char *doc = "{" RIG ", \"clips\": [{\"id\": \"c\", \"loop\": true, \"keyframes\": ["
+                      "{\"time\": 0, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\"}]},"
+                      "{\"time\": 1, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\", \"t\": [1,0,0]}]}],"
+                      "\"markers\": [{\"time\": 0.5, \"name\": \"m\"}]}], \"frames\": 100,"
+                      "\"commands\": [{\"frame\": 0, \"play\": \"c\"}, {\"frame\": 3, \"play\": \"c\", \"track\": \"b\"},"
+                      "{\"frame\": 5, \"control\": \"k\", \"joint\": \"Root/Arm\"}, {\"frame\": 50, \"stop\": \"b\"}]}";
+    size_t total = 0;
+    for (size_t k = 1;; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_scenario *s = NULL;
+        rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", &ca.iface, &s, NULL);
+        if (!st) {
+            st = rune_scenario_run(s, &ca.iface, NULL, NULL, NULL);
+            rune_scenario_destroy(s);
+        }
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        assert_int_equal(ca.live_bytes, 0);
+        if (st == RUNE_OK && ca.attempts < k) {
+            total = k - 1;
+            break;
+        }
+    }
+    assert_true(total > 10); /* every allocation site was failed once */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_error_classes),
+        cmocka_unit_test(test_defaults_and_negative_key_time),
+        cmocka_unit_test(test_run_errors_name_the_command),
+        cmocka_unit_test(test_load_and_run_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

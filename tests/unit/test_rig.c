@@ -1,0 +1,219 @@
+/* Unit tests of src/rig: layout validation, names, revisions, binding by
+ * (parent, part) with the unambiguous part-only fallback, binding cache. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rune/rig.h"
+#include "counting_alloc.h"
+
+#define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
+#define J(part, parent) {part, parent, {{0, 0, 0}, {0, 0, 0, 1}}}
+
+/* Root, Torso, LeftArm, RightArm, and a Hand under each arm. */
+static const rune_joint_desc body[] = {
+    J("Root", NULL),        J("Torso", "Root"),    J("LeftArm", "Torso"),
+    J("RightArm", "Torso"), J("Hand", "LeftArm"), J("Hand", "RightArm"),
+};
+
+static rune_rig *make_body(void)
+{
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(body, 6, NULL, &rig, NULL), RUNE_OK);
+    return rig;
+}
+
+static void test_layout_names(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_body();
+    char buf[64];
+    assert_int_equal(rune_rig_joint_count(rig), 6);
+    assert_int_equal(rune_rig_parent(rig, 0), -1);
+    assert_int_equal(rune_rig_parent(rig, 5), 3);
+    assert_string_equal(rune_rig_joint_name(rig, 0, buf, sizeof buf), "Root");
+    assert_string_equal(rune_rig_joint_name(rig, 4, buf, sizeof buf), "LeftArm/Hand");
+    assert_int_equal(rune_rig_find(rig, "RightArm/Hand"), 5);
+    assert_int_equal(rune_rig_find(rig, "Torso"), 1);
+    assert_int_equal(rune_rig_find(rig, "Hand"), -1); /* ambiguous */
+    assert_int_equal(rune_rig_find(rig, "Nope"), -1);
+    rune_rig_destroy(rig);
+}
+
+static void test_layout_rejects(void **state)
+{
+    (void)state;
+    rune_rig *rig;
+    rune_error err;
+    const rune_joint_desc child_first[] = {J("Root", NULL), J("Hand", "Arm"), J("Arm", "Root")};
+    assert_int_equal(rune_rig_create(child_first, 3, NULL, &rig, &err), RUNE_E_INVALID);
+    assert_null(rig);
+    assert_non_null(strstr(err.message, "joints[1].parent: \"Arm\" is not an earlier joint"));
+
+    const rune_joint_desc dup[] = {J("Root", NULL), J("Arm", "Root"), J("Arm", "Root")};
+    assert_int_equal(rune_rig_create(dup, 3, NULL, &rig, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "joints[2]: duplicate joint \"Root/Arm\""));
+
+    const rune_joint_desc ambiguous[] = {J("Root", NULL), J("A", "Root"), J("B", "Root"), J("Hand", "A"),
+                                         J("Hand", "B"),  J("Finger", "Hand")};
+    assert_int_equal(rune_rig_create(ambiguous, 6, NULL, &rig, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "joints[5].parent: \"Hand\" is ambiguous"));
+
+    /* the qualified form resolves it */
+    const rune_joint_desc qualified[] = {J("Root", NULL), J("A", "Root"), J("B", "Root"), J("Hand", "A"),
+                                         J("Hand", "B"),  J("Finger", "B/Hand")};
+    assert_int_equal(rune_rig_create(qualified, 6, NULL, &rig, &err), RUNE_OK);
+    assert_int_equal(rune_rig_parent(rig, 5), 4);
+    rune_rig_destroy(rig);
+
+    const rune_joint_desc slash[] = {J("Ro/ot", NULL)};
+    assert_int_equal(rune_rig_create(slash, 1, NULL, &rig, &err), RUNE_E_INVALID);
+    const rune_joint_desc empty[] = {J("", NULL)};
+    assert_int_equal(rune_rig_create(empty, 1, NULL, &rig, &err), RUNE_E_INVALID);
+    rune_joint_desc bad_frame[] = {J("Root", NULL)};
+    bad_frame[0].frame.t.x = NAN;
+    assert_int_equal(rune_rig_create(bad_frame, 1, NULL, &rig, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "joints[0].frame"));
+}
+
+static rune_clip *clip_of(const rune_key_pose_desc *poses, size_t n)
+{
+    static rune_keyframe_desc kf[1];
+    kf[0] = (rune_keyframe_desc){0.0f, poses, n};
+    rune_sequence_desc d = {"c", 0, false, 0, kf, 1, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static rune_key_pose_desc kp(const char *parent, const char *part, float tx)
+{
+    rune_key_pose_desc p = {parent, part, {tx, 0, 0}, {0, 0, 0, 1}, 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+    return p;
+}
+
+static void test_repeated_limb_binding(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_body();
+    /* two Hand tracks: the parent part picks the right joint for each */
+    rune_key_pose_desc poses[] = {kp("RightArm", "Hand", 2), kp("LeftArm", "Hand", 1)};
+    rune_clip *clip = clip_of(poses, 2);
+    rune_binding *b;
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_bound_count(b), 2);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, 6, NULL, NULL), RUNE_OK);
+    rune_binding_sample(b, 0.0f, &pose);
+    near(pose.t[4].x, 1, 0); /* LeftArm/Hand */
+    near(pose.t[5].x, 2, 0); /* RightArm/Hand */
+    /* unkeyed joints: identity storage, zero coverage */
+    near(pose.coverage[1], 0, 0);
+    near(pose.r[1].w, 1, 0);
+    near(pose.coverage[4], 1, 0);
+    rune_pose_release(&pose);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+}
+
+static void test_name_only_fallback(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_body();
+    /* Torso keyed under a wrong parent: unique part in rig and clip -> binds */
+    rune_key_pose_desc p1[] = {kp("Pelvis", "Torso", 1)};
+    rune_clip *c1 = clip_of(p1, 1);
+    rune_binding *b;
+    assert_int_equal(rune_binding_create(rig, c1, 0, NULL, &b, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_joint(b, 0), 1);
+    rune_binding_destroy(b);
+    rune_clip_destroy(c1);
+    /* Hand under a wrong parent: ambiguous in the rig -> does not bind */
+    rune_key_pose_desc p2[] = {kp("Wrist", "Hand", 1)};
+    rune_clip *c2 = clip_of(p2, 1);
+    assert_int_equal(rune_binding_create(rig, c2, 0, NULL, &b, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_joint(b, 0), -1);
+    rune_binding_destroy(b);
+    rune_clip_destroy(c2);
+    /* Torso twice in the clip under wrong parents: ambiguous in the clip */
+    rune_key_pose_desc p3[] = {kp("Pelvis", "Torso", 1), kp("Hips", "Torso", 2)};
+    rune_clip *c3 = clip_of(p3, 2);
+    assert_int_equal(rune_binding_create(rig, c3, 0, NULL, &b, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_bound_count(b), 0);
+    rune_binding_destroy(b);
+    rune_clip_destroy(c3);
+    rune_rig_destroy(rig);
+}
+
+static void test_revisions_and_binding_cache(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_body();
+    rune_key_pose_desc p[] = {kp("Torso", "LeftArm", 1)};
+    rune_clip *clip = clip_of(p, 1);
+    rune_binding_cache *cache;
+    assert_int_equal(rune_binding_cache_create(NULL, &cache, NULL), RUNE_OK);
+    const rune_binding *b1, *b2, *b3, *b4;
+    uint64_t sig = rune_rig_layout_signature(rig);
+    uint32_t topo = rune_rig_topology_revision(rig);
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 0, &b1, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_cache_builds(cache), 1);
+    /* a frame edit refreshes values only: same signature, binding reused */
+    rune_xform f = {{0, 2, 0}, {0, 0, 0, 1}};
+    rune_rig_set_frame(rig, 2, f);
+    assert_int_equal(rune_rig_frame_revision(rig), 1);
+    assert_int_equal(rune_rig_topology_revision(rig), topo);
+    assert_true(rune_rig_layout_signature(rig) == sig);
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 0, &b2, NULL), RUNE_OK);
+    assert_ptr_equal(b1, b2);
+    assert_int_equal(rune_binding_cache_builds(cache), 1);
+    near(rune_rig_frame(rig, 2).t.y, 2, 0);
+    /* another retarget mapping is another binding */
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 7, &b3, NULL), RUNE_OK);
+    assert_ptr_not_equal(b3, b1);
+    assert_int_equal(rune_binding_cache_builds(cache), 2);
+    /* membership change: new topology revision and signature, rebinding */
+    rune_joint_desc extra = J("Head", "Torso");
+    assert_int_equal(rune_rig_add_joint(rig, &extra, NULL), RUNE_OK);
+    assert_int_equal(rune_rig_topology_revision(rig), topo + 1);
+    assert_true(rune_rig_layout_signature(rig) != sig);
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 0, &b4, NULL), RUNE_OK);
+    assert_ptr_not_equal(b4, b1);
+    assert_int_equal(rune_binding_cache_builds(cache), 3);
+    rune_binding_cache_destroy(cache);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+}
+
+static void test_rig_allocation_failures(void **state)
+{
+    (void)state;
+    for (size_t k = 1; k < 16; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_rig *rig;
+        rune_status st = rune_rig_create(body, 6, &ca.iface, &rig, NULL);
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        if (!st)
+            rune_rig_destroy(rig);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_names),
+        cmocka_unit_test(test_layout_rejects),
+        cmocka_unit_test(test_repeated_limb_binding),
+        cmocka_unit_test(test_name_only_fallback),
+        cmocka_unit_test(test_revisions_and_binding_cache),
+        cmocka_unit_test(test_rig_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -42,6 +42,7 @@ typedef struct rune_command {
     int priority;        /**< control */
     rune_control_mode mode;
     bool remove;         /**< control: remove it */
+    bool has_t, has_r;   /**< control: which channels the document gave */
     rune_xform xform;    /**< control */
 } rune_command;
 

@@ -35,9 +35,9 @@ typedef enum rune_control_mode {
 
 /** A procedural control: modifies one joint of the composed pose. Controls
  * run in ascending priority (ties in creation order). With weight w in
- * [0, 1], override sets t = lerp(t, ct, w), r = slerp(r, cr, w); offset sets
- * r = r * slerp(identity, cr, w), t = t + w ct. Both raise coverage to
- * c + w (1 - c). */
+ * [0, 1], override sets t = lerp(t, ct, w) and r = slerp(r, cr, w) for the
+ * channels it drives; offset sets r = r * slerp(identity, cr, w) and
+ * t = t + w ct. Both raise coverage to c + w (1 - c). */
 typedef struct rune_control {
     uint32_t id;  /**< caller's key: setting an existing id updates it */
     int32_t joint;
@@ -45,6 +45,8 @@ typedef struct rune_control {
     rune_control_mode mode;
     rune_xform xform;
     float weight;
+    bool drive_t; /**< override: blend translation (else left as composed) */
+    bool drive_r; /**< override: blend rotation (else left as composed) */
 } rune_control;
 
 /** Applies controls in priority order to `pose`. `order` is scratch of at

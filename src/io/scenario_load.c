@@ -251,6 +251,8 @@ static rune_status load_control(loader *L, json_t *c, const char *path, rune_com
         (st = jr_string(c, "mode", path, false, "override", L->arena, &mode, L->err)))
         return st;
     d->priority = (int)pr;
+    d->has_t = json_object_get(c, "t") != NULL;
+    d->has_r = json_object_get(c, "r") != NULL;
     if (strcmp(mode, "override") == 0)
         d->mode = RUNE_CONTROL_OVERRIDE;
     else if (strcmp(mode, "offset") == 0)

@@ -153,7 +153,8 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
             rune_animator_remove_control(r->anim, r->control_id[i]);
             return RUNE_OK;
         }
-        rune_control ctl = {r->control_id[i], r->control_joint[i], c->priority, c->mode, c->xform, c->weight};
+        rune_control ctl = {r->control_id[i], r->control_joint[i], c->priority, c->mode,
+                            c->xform,          c->weight,          c->has_t,    c->has_r};
         return rune_animator_set_control(r->anim, &ctl, err);
     }
     default:

@@ -17,7 +17,11 @@ static void apply_one(const rune_control *c, rune_pose *pose)
         pose->t[j] = rune_v3_add(pose->t[j], rune_v3_scale(c->xform.t, w));
         pose->coverage[j] += w * (1.0f - pose->coverage[j]);
     } else {
-        rune_mix_overlay_joint(pose, j, c->xform.t, c->xform.r, w);
+        if (c->drive_t)
+            pose->t[j] = rune_v3_lerp(pose->t[j], c->xform.t, w);
+        if (c->drive_r)
+            pose->r[j] = rune_q_slerp(pose->r[j], c->xform.r, w);
+        pose->coverage[j] += w * (1.0f - pose->coverage[j]);
     }
 }
 

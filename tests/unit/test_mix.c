@@ -100,8 +100,8 @@ static void test_controls_in_priority_order(void **state)
     (void)state;
     rune_pose p = one_joint(0, rune_q_identity(), 0);
     rune_control cs[] = {
-        {1, 0, 5, RUNE_CONTROL_OVERRIDE, {{10, 0, 0}, {0, 0, 0, 1}}, 0.5f},
-        {2, 0, 1, RUNE_CONTROL_OFFSET, {{2, 0, 0}, {0, 0, 0, 1}}, 1.0f},
+        {1, 0, 5, RUNE_CONTROL_OVERRIDE, {{10, 0, 0}, {0, 0, 0, 1}}, 0.5f, true, false},
+        {2, 0, 1, RUNE_CONTROL_OFFSET, {{2, 0, 0}, {0, 0, 0, 1}}, 1.0f, false, false},
     };
     size_t order[2];
     rune_controls_apply(cs, 2, order, &p);
@@ -227,7 +227,7 @@ static void test_no_allocation_per_frame(void **state)
         rune_play_params p = {0.1f, 0.5f, 1.0f + 0.1f * (float)i, 0.0f};
         assert_int_equal(rune_animator_play(a, s.binding, &p, &h[i], NULL), RUNE_OK);
     }
-    rune_control c = {1, 1, 0, RUNE_CONTROL_OFFSET, {{0, 0, 0}, {0, 0.1f, 0, 0.995f}}, 1.0f};
+    rune_control c = {1, 1, 0, RUNE_CONTROL_OFFSET, {{0, 0, 0}, {0, 0.1f, 0, 0.995f}}, 1.0f, false, false};
     assert_int_equal(rune_animator_set_control(a, &c, NULL), RUNE_OK);
     /* warm-up frame */
     rune_animator_advance(a, 1.0f / 60.0f);

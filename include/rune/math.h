@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+typedef struct rune_vec2 { float x, y; } rune_vec2;
 typedef struct rune_vec3 { float x, y, z; } rune_vec3;
 typedef struct rune_quat { float x, y, z, w; } rune_quat;
 /** Rigid transform: rotation followed by translation. */

@@ -21,8 +21,21 @@ typedef struct rune_contribution {
  * sign-aligned to the accumulated hemisphere; the rank's coverage
  * min(1, sum of shares) overlays that mean onto the result below
  * (translation lerp, rotation slerp, coverage c + rc (1 - c)).
- * `order` is scratch of at least `count` entries (no allocation). */
-void rune_mix_compose(const rune_contribution *contributions, size_t count, size_t *order, rune_pose *out);
+ * `order` (at least `count` entries) and `acc` (a pose of out's size) are
+ * scratch, so composing never allocates. */
+void rune_mix_compose(const rune_contribution *contributions, size_t count, size_t *order, rune_pose *acc,
+                      rune_pose *out);
+
+/** Weighted-mean accumulation, the step shared by mixer ranks and blend
+ * spaces. `acc` holds running sums: t = sum s t, r = sum s q (each q
+ * sign-aligned to the running sum), coverage = sum s, with
+ * s = clamp(weight * coverage, 0, 1) per joint. Start from
+ * rune_mix_accum_reset. */
+void rune_mix_accum_reset(rune_pose *acc);
+void rune_mix_accumulate(rune_pose *acc, const rune_pose *pose, float weight);
+/** Turns sums into the mean pose: t / sum, normalized r, coverage
+ * min(1, sum); joints with no share get identity and coverage 0. */
+void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out);
 
 /** Overlays one weighted mean onto a pose joint: the shared step of
  * composition (used by graph layers too). */

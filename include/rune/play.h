@@ -49,6 +49,25 @@ void rune_signal_queue_release(rune_signal_queue *q);
 bool rune_signal_queue_push(rune_signal_queue *q, const rune_event *e);
 void rune_signal_queue_clear(rune_signal_queue *q);
 
+/** A playback weight moving linearly toward a target. A stop sets the
+ * target to 0 and marks the fade stopping: once the weight is 0 the owner
+ * removes its contribution. */
+typedef struct rune_fade {
+    float weight;   /**< current weight (>= 0) */
+    float target;   /**< where the fade is heading */
+    float rate;     /**< weight units per second */
+    bool stopping;
+} rune_fade;
+
+/** Heads for `target` (negative or non-finite: 0) over `seconds`; 0 or
+ * less jumps there at once. */
+void rune_fade_to(rune_fade *fade, float target, float seconds);
+/** Heads for 0 and marks the fade stopping. */
+void rune_fade_stop(rune_fade *fade, float seconds);
+void rune_fade_advance(rune_fade *fade, float dt);
+/** A stopping fade whose weight has reached 0. */
+bool rune_fade_finished(const rune_fade *fade);
+
 /** Playback state of one clip on one rig. A plain struct: the animator owns
  * an array of them, and tests may drive one directly. */
 typedef struct rune_track {
@@ -60,10 +79,7 @@ typedef struct rune_track {
     float length;
     float time;          /**< sample time: [0, length) looping, [0, length] not */
     float speed;         /**< clip seconds per second; negative plays backwards */
-    float weight;        /**< current playback weight (>= 0) */
-    float target_weight; /**< where the fade is heading */
-    float fade_rate;     /**< weight units per second */
-    bool stopping;       /**< stop was requested: removal once weight is 0 */
+    rune_fade fade;      /**< playback weight */
 } rune_track;
 
 /** Parameters of a play request. */
@@ -80,17 +96,21 @@ rune_play_params rune_play_defaults(void);
 /** Starts a track on a bound clip with weight 0 fading to params->weight. */
 void rune_track_start(rune_track *track, const rune_binding *binding, const rune_play_params *params,
                       uint32_t handle);
-/** Starts a fade from the current weight to `target` over `fade` seconds. */
-void rune_track_fade_to(rune_track *track, float target, float fade);
-/** Requests a stop: fade to 0; the track is finished once its weight is 0. */
-void rune_track_stop(rune_track *track, float fade);
 /** Moves time by speed * dt (queuing marker and loop signals for the
  * crossed interval) and moves the weight along its fade. */
 void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
-/** True when a stopping track's weight has reached 0. */
-bool rune_track_finished(const rune_track *track);
 /** Samples the track's clip at its current time into `pose`. */
 void rune_track_sample(const rune_track *track, rune_pose *pose);
+
+/** Queues the markers of `clip` in the interval crossed moving from clip
+ * time `from` to `to` ((from, to] forward, [to, from) backward). With
+ * cycle_length > 0 the times are unwrapped loop times and markers repeat
+ * every cycle (at most RUNE_MARKER_CYCLE_SPAN cycles are visited); 0 means
+ * no repetition. Returns the number of loop boundaries crossed. */
+double rune_walk_markers(const rune_clip *clip, double from, double to, double cycle_length, uint32_t source,
+                         rune_signal_queue *queue);
+/** Queues min(count, RUNE_MAX_LOOP_EVENTS_PER_STEP) loop signals. */
+void rune_queue_loops(rune_signal_queue *queue, uint32_t source, double count);
 
 /** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0). */
 float rune_wrap_time(double t, float length);

@@ -8,6 +8,7 @@
 #include "rune/rig.h"
 #include "rune/play.h"
 #include "rune/mix.h"
+#include "rune/blend.h"
 #include "rune/io.h"
 
 #endif

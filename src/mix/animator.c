@@ -27,6 +27,7 @@ struct rune_animator {
     size_t order_cap;
     rune_signal_queue signals;
     rune_pose pose;
+    rune_pose acc; /* mixer scratch */
     uint32_t next_handle;
     bool composed_something; /* the last pass had inputs: a final pass is owed */
     size_t passes;
@@ -46,6 +47,8 @@ rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, co
     rune_status st = rune_signal_queue_init(&a->signals, signal_capacity ? signal_capacity : 256, alloc, err);
     if (!st)
         st = rune_pose_init(&a->pose, a->joint_count, alloc, err);
+    if (!st)
+        st = rune_pose_init(&a->acc, a->joint_count, alloc, err);
     if (st) {
         rune_animator_destroy(a);
         return st;
@@ -67,6 +70,7 @@ void rune_animator_destroy(rune_animator *a)
     rune__free(&al, a->order, a->order_cap, sizeof *a->order);
     rune_signal_queue_release(&a->signals);
     rune_pose_release(&a->pose);
+    rune_pose_release(&a->acc);
     rune__free(&al, a, 1, sizeof *a);
 }
 
@@ -116,7 +120,7 @@ bool rune_animator_adjust(rune_animator *a, uint32_t handle, const rune_adjust_p
     if (!s)
         return false;
     if (p->set_weight)
-        rune_track_fade_to(&s->track, p->weight, p->fade);
+        rune_fade_to(&s->track.fade, p->weight, p->fade);
     if (p->set_speed && isfinite(p->speed))
         s->track.speed = p->speed;
     return true;
@@ -127,7 +131,7 @@ bool rune_animator_stop(rune_animator *a, uint32_t handle, float fade)
     track_slot *s = find_live(a, handle);
     if (!s)
         return false;
-    rune_track_stop(&s->track, fade);
+    rune_fade_stop(&s->track.fade, fade);
     return true;
 }
 
@@ -177,7 +181,7 @@ void rune_animator_advance(rune_animator *a, float dt)
         if (!s->live)
             continue;
         rune_track_advance(&s->track, dt, &a->signals);
-        if (rune_track_finished(&s->track)) {
+        if (rune_fade_finished(&s->track.fade)) {
             rune_event e = {RUNE_EVENT_STOPPED, s->track.handle, NULL, NULL, 0.0f};
             rune_signal_queue_push(&a->signals, &e);
             s->live = false;
@@ -209,13 +213,13 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
             continue;
         rune_track_sample(&s->track, &s->pose);
         a->contribs[k].pose = &s->pose;
-        a->contribs[k].weight = s->track.weight;
+        a->contribs[k].weight = s->track.fade.weight;
         a->contribs[k].priority = s->track.priority;
         k++;
     }
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];
-    rune_mix_compose(a->contribs, k, a->order, &a->pose);
+    rune_mix_compose(a->contribs, k, a->order, &a->acc, &a->pose);
     rune_controls_apply(a->controls, a->control_count, a->order, &a->pose);
     a->composed_something = inputs;
     a->passes++;

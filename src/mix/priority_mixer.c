@@ -20,35 +20,61 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-/* Weighted mean of one joint over contributions order[lo..hi). */
-static void rank_mean(const rune_contribution *cs, const size_t *order, size_t lo, size_t hi, size_t j,
-                      rune_pose *out)
+void rune_mix_accum_reset(rune_pose *acc)
 {
-    float sum = 0.0f;
-    rune_vec3 at = {0.0f, 0.0f, 0.0f};
-    rune_quat aq = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (size_t k = lo; k < hi; k++) {
-        const rune_contribution *c = &cs[order[k]];
-        float w = isfinite(c->weight) ? c->weight : 0.0f;
-        float s = clamp01(w * c->pose->coverage[j]);
-        if (s <= 0.0f)
-            continue;
-        rune_quat q = c->pose->r[j];
-        /* sign-align without a branch: flip q when it faces away from the sum */
-        float sign = rune_q_dot(aq, q) < 0.0f ? -1.0f : 1.0f;
-        aq.x += s * sign * q.x;
-        aq.y += s * sign * q.y;
-        aq.z += s * sign * q.z;
-        aq.w += s * sign * q.w;
-        at = rune_v3_add(at, rune_v3_scale(c->pose->t[j], s));
-        sum += s;
+    for (size_t j = 0; j < acc->count; j++) {
+        acc->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
+        acc->r[j] = rune_q(0.0f, 0.0f, 0.0f, 0.0f);
+        acc->coverage[j] = 0.0f;
     }
-    if (sum <= 0.0f)
-        return;
-    rune_mix_overlay_joint(out, j, rune_v3_scale(at, 1.0f / sum), rune_q_normalize(aq), sum > 1.0f ? 1.0f : sum);
 }
 
-void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, rune_pose *out)
+void rune_mix_accumulate(rune_pose *acc, const rune_pose *pose, float weight)
+{
+    float w = isfinite(weight) ? weight : 0.0f;
+    size_t n = acc->count < pose->count ? acc->count : pose->count;
+    for (size_t j = 0; j < n; j++) {
+        float s = clamp01(w * pose->coverage[j]);
+        rune_quat q = pose->r[j];
+        rune_quat *a = &acc->r[j];
+        /* flip q into the running sum's hemisphere; a select, not a branch */
+        float ss = rune_q_dot(*a, q) < 0.0f ? -s : s;
+        a->x += ss * q.x;
+        a->y += ss * q.y;
+        a->z += ss * q.z;
+        a->w += ss * q.w;
+        acc->t[j].x += s * pose->t[j].x;
+        acc->t[j].y += s * pose->t[j].y;
+        acc->t[j].z += s * pose->t[j].z;
+        acc->coverage[j] += s;
+    }
+}
+
+/* Mean of joint j of an accumulator; false when nothing covered it. */
+static bool joint_mean(const rune_pose *acc, size_t j, rune_vec3 *t, rune_quat *r, float *c)
+{
+    float sum = acc->coverage[j];
+    if (!(sum > 0.0f))
+        return false;
+    *t = rune_v3_scale(acc->t[j], 1.0f / sum);
+    *r = rune_q_normalize(acc->r[j]);
+    *c = sum > 1.0f ? 1.0f : sum;
+    return true;
+}
+
+void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out)
+{
+    size_t n = acc->count < out->count ? acc->count : out->count;
+    for (size_t j = 0; j < n; j++) {
+        if (!joint_mean(acc, j, &out->t[j], &out->r[j], &out->coverage[j])) {
+            out->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
+            out->r[j] = rune_q_identity();
+            out->coverage[j] = 0.0f;
+        }
+    }
+}
+
+void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, rune_pose *acc, rune_pose *out)
 {
     rune_pose_reset(out);
     /* stable insertion sort of indexes by rank: contribution lists are short */
@@ -64,8 +90,16 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, 
         size_t hi = lo + 1;
         while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
             hi++;
-        for (size_t j = 0; j < out->count; j++)
-            rank_mean(cs, order, lo, hi, j, out);
+        rune_mix_accum_reset(acc);
+        for (size_t k = lo; k < hi; k++)
+            rune_mix_accumulate(acc, cs[order[k]].pose, cs[order[k]].weight);
+        for (size_t j = 0; j < out->count; j++) {
+            rune_vec3 t;
+            rune_quat r;
+            float c;
+            if (joint_mean(acc, j, &t, &r, &c))
+                rune_mix_overlay_joint(out, j, t, r, c);
+        }
         lo = hi;
     }
 }

@@ -22,13 +22,14 @@ static void push_marker(rune_signal_queue *q, uint32_t source, const rune_marker
 /* Markers whose position (plus cycle offsets for loops) lies in the
  * half-open interval the advance crossed: (from, to] forward, [to, from)
  * backward. `cycle_len` 0 means no repetition. */
-static void walk_markers(const rune_clip *clip, double from, double to, double cycle_len, uint32_t source,
+double rune_walk_markers(const rune_clip *clip, double from, double to, double cycle_len, uint32_t source,
                          rune_signal_queue *q)
 {
     size_t n = rune_clip_marker_count(clip);
     const rune_marker *m = rune_clip_markers(clip);
-    if (n == 0 || from == to)
-        return;
+    double loops = cycle_len > 0.0 ? fabs(floor(to / cycle_len) - floor(from / cycle_len)) : 0.0;
+    if (n == 0 || from == to || !q)
+        return loops;
     bool forward = to > from;
     double c0 = 0.0, c1 = 0.0;
     if (cycle_len > 0.0) {
@@ -56,6 +57,16 @@ static void walk_markers(const rune_clip *clip, double from, double to, double c
                     push_marker(q, source, &m[i]);
             }
     }
+    return loops;
+}
+
+void rune_queue_loops(rune_signal_queue *q, uint32_t source, double count)
+{
+    int n = count > RUNE_MAX_LOOP_EVENTS_PER_STEP ? RUNE_MAX_LOOP_EVENTS_PER_STEP : (int)count;
+    for (int i = 0; q && i < n; i++) {
+        rune_event e = {RUNE_EVENT_LOOP, source, NULL, NULL, 0.0f};
+        rune_signal_queue_push(q, &e);
+    }
 }
 
 /* Advances the sample time; returns how many loop boundaries were crossed. */
@@ -69,27 +80,17 @@ static double advance_time(rune_track *tr, float dt, rune_signal_queue *q)
             to = 0.0;
         if (to > end)
             to = end;
-        walk_markers(tr->clip, from, to, 0.0, tr->handle, q);
+        rune_walk_markers(tr->clip, from, to, 0.0, tr->handle, q);
         tr->time = (float)to;
         return 0.0;
     }
-    walk_markers(tr->clip, from, to, tr->length, tr->handle, q);
-    double cycles = floor(to / tr->length) - floor(from / tr->length);
+    double loops = rune_walk_markers(tr->clip, from, to, tr->length, tr->handle, q);
     tr->time = rune_wrap_time(to, tr->length);
-    return fabs(cycles);
+    return loops;
 }
 
 void rune_track_advance(rune_track *tr, float dt, rune_signal_queue *q)
 {
-    double loops = advance_time(tr, dt, q);
-    int n = loops > RUNE_MAX_LOOP_EVENTS_PER_STEP ? RUNE_MAX_LOOP_EVENTS_PER_STEP : (int)loops;
-    for (int i = 0; i < n; i++) {
-        rune_event e = {RUNE_EVENT_LOOP, tr->handle, NULL, NULL, 0.0f};
-        rune_signal_queue_push(q, &e);
-    }
-    float step = tr->fade_rate * dt;
-    if (tr->weight < tr->target_weight)
-        tr->weight = fminf(tr->target_weight, tr->weight + step);
-    else if (tr->weight > tr->target_weight)
-        tr->weight = fmaxf(tr->target_weight, tr->weight - step);
+    rune_queue_loops(q, tr->handle, advance_time(tr, dt, q));
+    rune_fade_advance(&tr->fade, dt);
 }

@@ -28,16 +28,19 @@ static void test_high_priority_partial_coverage(void **state)
     (void)state;
     rune_pose low = one_joint(4, rune_q_identity(), 1), high = one_joint(8, rune_q_identity(), 0.25f), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
+    rune_pose acc;
+    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     /* listed high first: ranks, not list order, decide */
     rune_contribution cs[] = {{&high, 1.0f, RUNE_PRIORITY_ACTION}, {&low, 1.0f, RUNE_PRIORITY_IDLE}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &out);
+    rune_mix_compose(cs, 2, order, &acc, &out);
     /* low rank: 4 with coverage 1; high rank share .25 overlays: 4 + (8-4)*.25 = 5 */
     near(out.t[0].x, 5, 1e-6f);
     near(out.coverage[0], 1, 1e-6f);
     rune_pose_release(&low);
     rune_pose_release(&high);
     rune_pose_release(&out);
+    rune_pose_release(&acc);
 }
 
 static void test_equal_priority_mean(void **state)
@@ -46,9 +49,11 @@ static void test_equal_priority_mean(void **state)
     rune_quat y90 = rune_q(0, 0.70710678f, 0, 0.70710678f);
     rune_pose a = one_joint(2, rune_q_identity(), 1), b = one_joint(6, y90, 1), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
+    rune_pose acc;
+    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&a, 1.0f, 2}, {&b, 1.0f, 2}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &out);
+    rune_mix_compose(cs, 2, order, &acc, &out);
     /* one mean: (2 + 6) / 2 = 4; coverage min(1, 2) = 1;
      * rotation: normalize((0,0,0,1) + (0,.7071,0,.7071)) = 45 deg about Y */
     near(out.t[0].x, 4, 1e-6f);
@@ -58,11 +63,12 @@ static void test_equal_priority_mean(void **state)
     /* weights .75 and .25 (shares): t = (.75*2 + .25*6) / 1 = 3 */
     cs[0].weight = 0.75f;
     cs[1].weight = 0.25f;
-    rune_mix_compose(cs, 2, order, &out);
+    rune_mix_compose(cs, 2, order, &acc, &out);
     near(out.t[0].x, 3, 1e-6f);
     rune_pose_release(&a);
     rune_pose_release(&b);
     rune_pose_release(&out);
+    rune_pose_release(&acc);
 }
 
 static void test_opposite_sign_quaternions(void **state)
@@ -71,14 +77,17 @@ static void test_opposite_sign_quaternions(void **state)
     rune_quat q = rune_q(0, 0.38268343f, 0, 0.92387953f);
     rune_pose a = one_joint(0, q, 1), b = one_joint(0, rune_q_negate(q), 1), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
+    rune_pose acc;
+    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&a, 1.0f, 0}, {&b, 1.0f, 0}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &out);
+    rune_mix_compose(cs, 2, order, &acc, &out);
     /* q and -q are one rotation: the mean is q, not a cancelled zero */
     near(fabsf(rune_q_dot(out.r[0], q)), 1, 1e-6f);
     rune_pose_release(&a);
     rune_pose_release(&b);
     rune_pose_release(&out);
+    rune_pose_release(&acc);
 }
 
 static void test_uncovered_joint_does_not_reset(void **state)
@@ -86,13 +95,16 @@ static void test_uncovered_joint_does_not_reset(void **state)
     (void)state;
     rune_pose low = one_joint(4, rune_q_identity(), 1), high = one_joint(0, rune_q_identity(), 0), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
+    rune_pose acc;
+    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&low, 1.0f, 0}, {&high, 1.0f, 6}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &out);
+    rune_mix_compose(cs, 2, order, &acc, &out);
     near(out.t[0].x, 4, 0); /* the identity storage of the unkeyed joint is ignored */
     rune_pose_release(&low);
     rune_pose_release(&high);
     rune_pose_release(&out);
+    rune_pose_release(&acc);
 }
 
 static void test_controls_in_priority_order(void **state)

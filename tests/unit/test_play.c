@@ -175,17 +175,17 @@ static void test_nonloop_clamps_and_holds(void **state)
     rune_track_advance(&t, 5.0f, &f.q);
     expect_markers(&f, "");
     /* stopping fades but keeps holding the end */
-    rune_track_stop(&t, 0.5f);
-    assert_false(rune_track_finished(&t));
+    rune_fade_stop(&t.fade, 0.5f);
+    assert_false(rune_fade_finished(&t.fade));
     rune_track_advance(&t, 0.25f, &f.q);
-    near(t.weight, 0.5f, 1e-6f);
+    near(t.fade.weight, 0.5f, 1e-6f);
     near(t.time, 1.0f, 0);
     rune_pose pose;
     assert_int_equal(rune_pose_init(&pose, 1, NULL, NULL), RUNE_OK);
     rune_track_sample(&t, &pose);
     near(pose.t[0].x, 1, 0);
     rune_track_advance(&t, 0.25f, &f.q);
-    assert_true(rune_track_finished(&t));
+    assert_true(rune_fade_finished(&t.fade));
     rune_pose_release(&pose);
     teardown_fixture(&f);
 }
@@ -198,16 +198,16 @@ static void test_fades(void **state)
     rune_track t;
     rune_play_params p = {0.2f, 0.8f, 1.0f, 0.0f};
     rune_track_start(&t, f.binding, &p, 3);
-    near(t.weight, 0, 0);
+    near(t.fade.weight, 0, 0);
     rune_track_advance(&t, 0.1f, &f.q); /* .8 / .2 s = 4 per s -> .4 */
-    near(t.weight, 0.4f, 1e-6f);
+    near(t.fade.weight, 0.4f, 1e-6f);
     rune_track_advance(&t, 0.5f, &f.q); /* clamps at the target */
-    near(t.weight, 0.8f, 0);
-    rune_track_fade_to(&t, 0.0f, 0.0f); /* fade 0: at once */
-    near(t.weight, 0.0f, 0);
-    assert_false(rune_track_finished(&t)); /* weight 0 is not a stop */
-    rune_track_fade_to(&t, -3.0f, 0.0f);     /* negative weight -> 0 */
-    near(t.target_weight, 0.0f, 0);
+    near(t.fade.weight, 0.8f, 0);
+    rune_fade_to(&t.fade, 0.0f, 0.0f); /* fade 0: at once */
+    near(t.fade.weight, 0.0f, 0);
+    assert_false(rune_fade_finished(&t.fade)); /* weight 0 is not a stop */
+    rune_fade_to(&t.fade, -3.0f, 0.0f);     /* negative weight -> 0 */
+    near(t.fade.target, 0.0f, 0);
     assert_int_equal(t.priority, RUNE_PRIORITY_MOVEMENT);
     teardown_fixture(&f);
 }

@@ -1,0 +1,120 @@
+/* rune/blend.h - blend-space weights (1D linear, 2D gradient band in
+ * Cartesian or directional mode), nested motion trees, and motion players
+ * that share one normalized phase across clips of different lengths.
+ *
+ * A motion is a tree: the root node is a blend space (or a single clip);
+ * each sample is a clip leaf or another node. Influence and playback speed
+ * multiply along the path to each leaf. */
+#ifndef RUNE_BLEND_H
+#define RUNE_BLEND_H
+
+#include "rune/base.h"
+#include "rune/math.h"
+#include "rune/clip.h"
+#include "rune/rig.h"
+#include "rune/play.h"
+
+/** Leaves whose weight or |speed| is below this take no part in timing. */
+#define RUNE_MOTION_EPSILON 1e-4f
+/** Most leaves one motion may expand to. */
+#define RUNE_MOTION_MAX_LEAVES 256
+/** Most samples one blend node may have. */
+#define RUNE_MOTION_MAX_SAMPLES 64
+
+/** 1D weights: linear between the neighbouring thresholds around x; outside
+ * the range the nearest end takes all; samples sharing a threshold split
+ * its weight evenly. O(n), thresholds in any order. `w` gets n weights
+ * summing to 1 (for n > 0). */
+void rune_blend1d_weights(const float *thresholds, size_t n, float x, float *w);
+
+typedef enum rune_blend2d_mode {
+    RUNE_BLEND2D_CARTESIAN = 0,
+    /** bands in relative speed and signed angle (angle weighted by 2); a
+     * sample at the origin constrains only the radial speed */
+    RUNE_BLEND2D_DIRECTIONAL
+} rune_blend2d_mode;
+
+/** 2D gradient-band weights (no triangulation). For each sample i the
+ * influence is min over j != i of 1 - <p - p_i, p_j - p_i> / |p_j - p_i|^2
+ * (in directional mode measured in polar terms), clamped at 0, then all
+ * are normalized. An input on a sample selects it (shared among samples at
+ * that position); if every influence is 0 the nearest sample takes all.
+ * O(n^2), no allocation. */
+void rune_blend2d_weights(const rune_vec2 *positions, size_t n, rune_vec2 p, rune_blend2d_mode mode, float *w);
+
+typedef enum rune_motion_kind {
+    RUNE_MOTION_CLIP = 0, /**< a single clip (samples[0].clip) */
+    RUNE_MOTION_BLEND1D,
+    RUNE_MOTION_BLEND2D
+} rune_motion_kind;
+
+/** One sample of a blend node: a clip leaf (child < 0) or a child node. */
+typedef struct rune_motion_sample_desc {
+    int32_t child;      /**< index of a child node (> the node's own), or -1 */
+    uint32_t clip;      /**< leaf: index into the player's binding table */
+    float threshold;    /**< 1D position */
+    rune_vec2 position; /**< 2D position */
+    float speed;        /**< playback speed of this sample (multiplies down) */
+} rune_motion_sample_desc;
+
+typedef struct rune_motion_node_desc {
+    rune_motion_kind kind;
+    uint32_t param_x; /**< parameter index of the 1D input / 2D x */
+    uint32_t param_y; /**< parameter index of the 2D y */
+    rune_blend2d_mode mode;
+    const rune_motion_sample_desc *samples;
+    size_t sample_count;
+} rune_motion_node_desc;
+
+/** A compiled, immutable motion tree (node 0 is the root). */
+typedef struct rune_motion rune_motion;
+
+/** Validates and compiles a tree: children must point forward (no cycles),
+ * parameter and clip indexes in range, at most RUNE_MOTION_MAX_LEAVES
+ * leaves after expansion, finite positions and speeds. Errors name
+ * nodes[i].samples[j]. */
+rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t node_count, size_t param_count,
+                               size_t clip_count, const rune_allocator *alloc, rune_motion **out, rune_error *err);
+void rune_motion_destroy(rune_motion *motion);
+size_t rune_motion_leaf_count(const rune_motion *motion);
+size_t rune_motion_param_count(const rune_motion *motion);
+
+/** One playing instance of a motion on one rig. */
+typedef struct rune_motion_player rune_motion_player;
+
+/** `bindings[c]` binds clip index c (as used in the samples) to the rig.
+ * Allocates all per-leaf state now; updates never allocate. */
+rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
+                                      size_t joint_count, const rune_allocator *alloc, rune_motion_player **out,
+                                      rune_error *err);
+void rune_motion_player_destroy(rune_motion_player *player);
+
+/** Recomputes every leaf's influence and speed from the parameters
+ * (`params` holds rune_motion_param_count values). */
+void rune_motion_player_set_params(rune_motion_player *player, const float *params);
+/** Weighted mean over active leaves of clip length / |leaf speed|;
+ * 0 when no leaf is active. */
+float rune_motion_player_cycle_duration(const rune_motion_player *player);
+/** Accumulated normalized progress (1 = one cycle). */
+double rune_motion_player_progress(const rune_motion_player *player);
+void rune_motion_player_set_progress(rune_motion_player *player, double progress);
+/** Advances progress by speed * dt / cycle duration. Markers of the
+ * dominant (most heavily weighted) leaf in the crossed interval go to
+ * `queue` (may be NULL) under `source`; a wrap of that leaf raises loop. */
+void rune_motion_player_advance(rune_motion_player *player, float dt, float speed, rune_signal_queue *queue,
+                                uint32_t source);
+/** Samples every active leaf at its time and writes their weighted mean to
+ * `out`: per joint share = leaf weight x coverage; coverage = min(1, sum). */
+void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
+
+/** Per-leaf results of the last set_params (for tools and tests). */
+size_t rune_motion_player_leaf_count(const rune_motion_player *player);
+float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
+float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
+uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
+/** Clip time the leaf samples at the current progress. */
+float rune_motion_player_leaf_time(const rune_motion_player *player, size_t leaf);
+/** Index of the most heavily weighted leaf, or -1 when none is active. */
+int32_t rune_motion_player_dominant_leaf(const rune_motion_player *player);
+
+#endif

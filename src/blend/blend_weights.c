@@ -1,0 +1,129 @@
+/* Blend-space weights: 1D linear bands and 2D gradient bands (Cartesian and
+ * directional). Pure functions over caller arrays: no allocation. */
+#include "rune/blend.h"
+
+#include <float.h>
+
+#define SAME_POS_EPS 1e-6f
+
+/* Spreads weight `amount` evenly over the samples at threshold `value`. */
+static void share_threshold(const float *th, size_t n, float value, float amount, float *w)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += th[i] == value;
+    for (size_t i = 0; k && i < n; i++)
+        if (th[i] == value)
+            w[i] += amount / (float)k;
+}
+
+void rune_blend1d_weights(const float *th, size_t n, float x, float *w)
+{
+    for (size_t i = 0; i < n; i++)
+        w[i] = 0.0f;
+    if (n == 0)
+        return;
+    if (!isfinite(x))
+        x = 0.0f;
+    float lo = -FLT_MAX, hi = FLT_MAX, min = FLT_MAX, max = -FLT_MAX;
+    bool has_lo = false, has_hi = false;
+    for (size_t i = 0; i < n; i++) {
+        if (th[i] <= x && (!has_lo || th[i] > lo))
+            lo = th[i], has_lo = true;
+        if (th[i] >= x && (!has_hi || th[i] < hi))
+            hi = th[i], has_hi = true;
+        min = fminf(min, th[i]);
+        max = fmaxf(max, th[i]);
+    }
+    if (!has_lo) {
+        share_threshold(th, n, min, 1.0f, w);
+    } else if (!has_hi) {
+        share_threshold(th, n, max, 1.0f, w);
+    } else if (lo == hi) {
+        share_threshold(th, n, lo, 1.0f, w);
+    } else {
+        float a = (x - lo) / (hi - lo);
+        share_threshold(th, n, lo, 1.0f - a, w);
+        share_threshold(th, n, hi, a, w);
+    }
+}
+
+static float len2(rune_vec2 v) { return v.x * v.x + v.y * v.y; }
+static rune_vec2 sub2(rune_vec2 a, rune_vec2 b) { rune_vec2 r = {a.x - b.x, a.y - b.y}; return r; }
+
+/* Signed angle from a to b in (-pi, pi]; 0 when either is at the origin. */
+static float signed_angle(rune_vec2 a, rune_vec2 b)
+{
+    if (len2(a) < SAME_POS_EPS * SAME_POS_EPS || len2(b) < SAME_POS_EPS * SAME_POS_EPS)
+        return 0.0f;
+    return atan2f(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
+}
+
+/* The band coordinates of the pair (i, j) and of the input relative to i.
+ * Cartesian: plain differences. Directional: (relative speed, 2 x signed
+ * angle), speeds relative to the pair's mean magnitude. Returns false when
+ * the pair does not define a band (coincident samples). */
+static bool band(rune_vec2 pi, rune_vec2 pj, rune_vec2 p, rune_blend2d_mode mode, rune_vec2 *ij, rune_vec2 *ip)
+{
+    if (mode == RUNE_BLEND2D_CARTESIAN) {
+        *ij = sub2(pj, pi);
+        *ip = sub2(p, pi);
+        return len2(*ij) > SAME_POS_EPS * SAME_POS_EPS;
+    }
+    float mi = sqrtf(len2(pi)), mj = sqrtf(len2(pj)), mp = sqrtf(len2(p));
+    float mean = 0.5f * (mi + mj);
+    if (mean < SAME_POS_EPS)
+        return false;
+    ij->x = (mj - mi) / mean;
+    ij->y = 2.0f * signed_angle(pi, pj);
+    ip->x = (mp - mi) / mean;
+    ip->y = 2.0f * signed_angle(pi, p);
+    return len2(*ij) > SAME_POS_EPS * SAME_POS_EPS;
+}
+
+/* Gives the samples at `at` an even share of all weight. */
+static void select_position(const rune_vec2 *pos, size_t n, rune_vec2 at, float *w)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += len2(sub2(pos[i], at)) <= SAME_POS_EPS * SAME_POS_EPS;
+    for (size_t i = 0; i < n; i++)
+        w[i] = len2(sub2(pos[i], at)) <= SAME_POS_EPS * SAME_POS_EPS ? 1.0f / (float)k : 0.0f;
+}
+
+void rune_blend2d_weights(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode, float *w)
+{
+    if (n == 0)
+        return;
+    if (!isfinite(p.x) || !isfinite(p.y))
+        p.x = p.y = 0.0f;
+    size_t nearest = 0;
+    for (size_t i = 0; i < n; i++) {
+        float d = len2(sub2(p, pos[i]));
+        if (d <= SAME_POS_EPS * SAME_POS_EPS) {
+            select_position(pos, n, pos[i], w);
+            return;
+        }
+        if (d < len2(sub2(p, pos[nearest])))
+            nearest = i;
+    }
+    float sum = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        float h = 1.0f;
+        for (size_t j = 0; j < n; j++) {
+            rune_vec2 ij, ip;
+            if (j == i || !band(pos[i], pos[j], p, mode, &ij, &ip))
+                continue;
+            float hj = 1.0f - (ij.x * ip.x + ij.y * ip.y) / len2(ij);
+            h = fminf(h, hj);
+        }
+        w[i] = h > 0.0f ? h : 0.0f;
+        sum += w[i];
+    }
+    if (!(sum > 0.0f)) {
+        select_position(pos, n, pos[nearest], w);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        w[i] /= sum;
+}

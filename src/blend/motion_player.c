@@ -1,0 +1,199 @@
+/* Motion players: leaf influences and speeds from parameters, the shared
+ * cycle duration, normalized progress, marker delivery from the dominant
+ * leaf, and the weighted-mean pose. Nothing here allocates after create. */
+#include "motion_internal.h"
+#include "rune/mix.h"
+#include "../base/alloc.h"
+
+struct rune_motion_player {
+    rune_allocator alloc;
+    const rune_motion *m;
+    size_t leaves;
+    const rune_binding **binding; /* per leaf */
+    uint32_t *clip;               /* per leaf */
+    float *length;
+    bool *loop;
+    float *weight;
+    float *speed;
+    float *local; /* per sample: the node-local weights */
+    double progress;
+    rune_pose sample, acc;
+};
+
+/* Walks the tree depth-first, writing each leaf's path weight and speed. */
+static void expand(rune_motion_player *p, const float *params, uint32_t node, float w, float s, size_t *leaf)
+{
+    const rune_motion *m = p->m;
+    const motion_node *n = &m->nodes[node];
+    float *local = &p->local[n->first_sample];
+    if (n->kind == RUNE_MOTION_BLEND1D) {
+        rune_blend1d_weights(&m->threshold[n->first_sample], n->sample_count, params ? params[n->param_x] : 0.0f,
+                             local);
+    } else if (n->kind == RUNE_MOTION_BLEND2D) {
+        rune_vec2 at = {params ? params[n->param_x] : 0.0f, params ? params[n->param_y] : 0.0f};
+        rune_blend2d_weights(&m->position[n->first_sample], n->sample_count, at, n->mode, local);
+    } else {
+        local[0] = 1.0f;
+    }
+    for (uint32_t k = 0; k < n->sample_count; k++) {
+        uint32_t si = n->first_sample + k;
+        float wk = w * local[k], sk = s * m->speed[si];
+        if (m->child[si] >= 0) {
+            expand(p, params, (uint32_t)m->child[si], wk, sk, leaf);
+        } else {
+            p->weight[*leaf] = wk;
+            p->speed[*leaf] = sk;
+            p->clip[*leaf] = m->clip[si];
+            (*leaf)++;
+        }
+    }
+}
+
+rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings, size_t joints,
+                                      const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_motion_player *p = rune__calloc(alloc, 1, sizeof *p);
+    if (!p)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
+    p->alloc = *alloc;
+    p->m = m;
+    size_t L = p->leaves = m->leaf_count;
+    p->binding = rune__calloc(alloc, L, sizeof *p->binding);
+    p->clip = rune__calloc(alloc, L, sizeof *p->clip);
+    p->length = rune__calloc(alloc, L, sizeof *p->length);
+    p->loop = rune__calloc(alloc, L, sizeof *p->loop);
+    p->weight = rune__calloc(alloc, L, sizeof *p->weight);
+    p->speed = rune__calloc(alloc, L, sizeof *p->speed);
+    p->local = rune__calloc(alloc, m->sample_count, sizeof *p->local);
+    rune_status st = RUNE_OK;
+    if (!p->binding || !p->clip || !p->length || !p->loop || !p->weight || !p->speed || !p->local)
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
+    if (!st)
+        st = rune_pose_init(&p->sample, joints, alloc, err);
+    if (!st)
+        st = rune_pose_init(&p->acc, joints, alloc, err);
+    if (st) {
+        rune_motion_player_destroy(p);
+        return st;
+    }
+    rune_motion_player_set_params(p, NULL); /* fills the leaf clip table */
+    for (size_t i = 0; i < L; i++) {
+        p->binding[i] = bindings[p->clip[i]];
+        const rune_clip *c = rune_binding_clip(p->binding[i]);
+        p->length[i] = rune_clip_length(c);
+        p->loop[i] = rune_clip_loops(c);
+    }
+    *out = p;
+    return RUNE_OK;
+}
+
+void rune_motion_player_destroy(rune_motion_player *p)
+{
+    if (!p)
+        return;
+    rune_allocator a = p->alloc;
+    size_t L = p->leaves;
+    rune__free(&a, p->binding, L, sizeof *p->binding);
+    rune__free(&a, p->clip, L, sizeof *p->clip);
+    rune__free(&a, p->length, L, sizeof *p->length);
+    rune__free(&a, p->loop, L, sizeof *p->loop);
+    rune__free(&a, p->weight, L, sizeof *p->weight);
+    rune__free(&a, p->speed, L, sizeof *p->speed);
+    rune__free(&a, p->local, p->m->sample_count, sizeof *p->local);
+    rune_pose_release(&p->sample);
+    rune_pose_release(&p->acc);
+    rune__free(&a, p, 1, sizeof *p);
+}
+
+void rune_motion_player_set_params(rune_motion_player *p, const float *params)
+{
+    size_t leaf = 0;
+    expand(p, params, 0, 1.0f, 1.0f, &leaf);
+}
+
+static bool leaf_active(const rune_motion_player *p, size_t i)
+{
+    return p->weight[i] > RUNE_MOTION_EPSILON && fabsf(p->speed[i]) > RUNE_MOTION_EPSILON && p->length[i] > 0.0f;
+}
+
+float rune_motion_player_cycle_duration(const rune_motion_player *p)
+{
+    double sum_w = 0.0, sum = 0.0;
+    for (size_t i = 0; i < p->leaves; i++) {
+        if (!leaf_active(p, i))
+            continue;
+        sum_w += p->weight[i];
+        sum += (double)p->weight[i] * p->length[i] / fabsf(p->speed[i]);
+    }
+    return sum_w > 0.0 ? (float)(sum / sum_w) : 0.0f;
+}
+
+double rune_motion_player_progress(const rune_motion_player *p) { return p->progress; }
+
+void rune_motion_player_set_progress(rune_motion_player *p, double progress)
+{
+    p->progress = isfinite(progress) ? progress : 0.0;
+}
+
+/* Unwrapped clip time of a leaf at a progress: leaves with negative speed
+ * run backwards through their clip. */
+static double leaf_clock(const rune_motion_player *p, size_t i, double progress)
+{
+    return progress * p->length[i] * (p->speed[i] < 0.0f ? -1.0 : 1.0);
+}
+
+float rune_motion_player_leaf_time(const rune_motion_player *p, size_t i)
+{
+    double t = leaf_clock(p, i, p->progress);
+    if (p->loop[i])
+        return rune_wrap_time(t, p->length[i]);
+    return (float)fmin(fmax(t, 0.0), (double)p->length[i]);
+}
+
+int32_t rune_motion_player_dominant_leaf(const rune_motion_player *p)
+{
+    int32_t best = -1;
+    for (size_t i = 0; i < p->leaves; i++)
+        if (p->weight[i] > RUNE_MOTION_EPSILON && (best < 0 || p->weight[i] > p->weight[best]))
+            best = (int32_t)i;
+    return best;
+}
+
+void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, rune_signal_queue *q, uint32_t source)
+{
+    float d = rune_motion_player_cycle_duration(p);
+    if (!(d > 0.0f) || !isfinite(dt) || !isfinite(speed))
+        return;
+    double from = p->progress, to = from + (double)speed * dt / d;
+    int32_t dom = rune_motion_player_dominant_leaf(p);
+    if (dom >= 0) {
+        const rune_clip *clip = rune_binding_clip(p->binding[dom]);
+        double a = leaf_clock(p, (size_t)dom, from), b = leaf_clock(p, (size_t)dom, to);
+        if (p->loop[dom]) {
+            rune_queue_loops(q, source, rune_walk_markers(clip, a, b, p->length[dom], source, q));
+        } else {
+            double len = p->length[dom];
+            rune_walk_markers(clip, fmin(fmax(a, 0.0), len), fmin(fmax(b, 0.0), len), 0.0, source, q);
+        }
+    }
+    p->progress = to;
+}
+
+void rune_motion_player_sample(rune_motion_player *p, rune_pose *out)
+{
+    rune_mix_accum_reset(&p->acc);
+    for (size_t i = 0; i < p->leaves; i++) {
+        if (!(p->weight[i] > RUNE_MOTION_EPSILON))
+            continue;
+        rune_binding_sample(p->binding[i], rune_motion_player_leaf_time(p, i), &p->sample);
+        rune_mix_accumulate(&p->acc, &p->sample, p->weight[i]);
+    }
+    rune_mix_accum_mean(&p->acc, out);
+}
+
+size_t rune_motion_player_leaf_count(const rune_motion_player *p) { return p->leaves; }
+float rune_motion_player_leaf_weight(const rune_motion_player *p, size_t i) { return p->weight[i]; }
+float rune_motion_player_leaf_speed(const rune_motion_player *p, size_t i) { return p->speed[i]; }
+uint32_t rune_motion_player_leaf_clip(const rune_motion_player *p, size_t i) { return p->clip[i]; }

@@ -12,6 +12,7 @@
 #include "rune/clip.h"
 #include "rune/play.h"
 #include "rune/mix.h"
+#include "rune/blend.h"
 
 typedef enum rune_command_kind {
     RUNE_CMD_PLAY = 0,
@@ -33,6 +34,8 @@ typedef struct rune_command {
                               graph: graph; set/trigger/travel: instance */
     const char *track;   /**< play: track id; graph: instance id */
     const char *param;   /**< set/trigger: parameter */
+    uint32_t param_index; /**< set/trigger: index into rune_scenario.params */
+    bool is_motion;      /**< play: target is a motion, not a clip */
     const char *state;   /**< travel: state */
     const char *joint;   /**< control: "parent/part" */
     rune_play_params play; /**< play: fade/weight/speed/time */
@@ -46,6 +49,19 @@ typedef struct rune_command {
     rune_xform xform;    /**< control */
 } rune_command;
 
+/** A motion (blend tree) of a scenario, flattened: node 0 is the motion
+ * itself, nested motions are copied in as later nodes; sample clip indexes
+ * are scenario clip indexes and parameters index `rune_scenario.params`. */
+typedef struct rune_scenario_motion {
+    const char *id;
+    int priority;
+    rune_motion_node_desc *nodes;
+    size_t node_count;
+} rune_scenario_motion;
+
+/** Most distinct parameter names in one scenario. */
+#define RUNE_SCENARIO_MAX_PARAMS 256
+
 /** A loaded scenario document. Owned by the scenario; read-only. */
 typedef struct rune_scenario {
     const char *file;
@@ -53,6 +69,10 @@ typedef struct rune_scenario {
     size_t joint_count;
     rune_sequence_desc *clips;
     size_t clip_count;
+    rune_scenario_motion *motions;
+    size_t motion_count;
+    const char **params; /**< parameter names (motions, graphs) */
+    size_t param_count;
     rune_command *commands; /**< sorted by frame, document order within one */
     size_t command_count;
     float dt;

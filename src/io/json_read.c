@@ -127,6 +127,18 @@ rune_status jr_vec3(json_t *obj, const char *key, const char *path, rune_vec3 de
     return st;
 }
 
+rune_status jr_vec2(json_t *obj, const char *key, const char *path, rune_vec2 *out, rune_error *err)
+{
+    float f[2];
+    bool present;
+    rune_status st = read_floats(obj, key, path, f, 2, &present, err);
+    if (!st && !present)
+        return bad(err, path, key, "missing");
+    out->x = f[0];
+    out->y = f[1];
+    return st;
+}
+
 rune_status jr_quat(json_t *obj, const char *key, const char *path, rune_quat *out, rune_error *err)
 {
     float f[4];

@@ -26,6 +26,8 @@ rune_status jr_string(json_t *obj, const char *key, const char *path, bool requi
 /** Reads [x, y, z]; `def` when absent. */
 rune_status jr_vec3(json_t *obj, const char *key, const char *path, rune_vec3 def, rune_vec3 *out,
                     rune_error *err);
+/** Reads [x, y]; required. */
+rune_status jr_vec2(json_t *obj, const char *key, const char *path, rune_vec2 *out, rune_error *err);
 /** Reads [x, y, z, w]; identity when absent. Zero-length is rejected;
  * other lengths are normalized. */
 rune_status jr_quat(json_t *obj, const char *key, const char *path, rune_quat *out, rune_error *err);

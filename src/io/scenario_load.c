@@ -200,19 +200,21 @@ static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
 static const char *const action_keys[] = {"play", "adjust", "stop", "control", "graph", "set", "trigger", "travel"};
 #define ACTION_COUNT (sizeof action_keys / sizeof action_keys[0])
 
-static bool clip_exists(const rune_scenario *s, const char *id)
+static bool motion_exists(const rune_scenario *s, const char *id)
 {
-    for (size_t i = 0; i < s->clip_count; i++)
-        if (strcmp(s->clips[i].id, id) == 0)
+    for (size_t i = 0; i < s->motion_count; i++)
+        if (strcmp(s->motions[i].id, id) == 0)
             return true;
     return false;
 }
 
-/* Track ids introduced by earlier play commands (in document order). */
-static bool track_known(const rune_scenario *s, size_t upto, const char *id)
+/* Track ids introduced by earlier play commands (in document order);
+ * `motions_only` asks for tracks that play a motion. */
+static bool track_known(const rune_scenario *s, size_t upto, const char *id, bool motions_only)
 {
     for (size_t i = 0; i < upto; i++)
-        if (s->commands[i].kind == RUNE_CMD_PLAY && strcmp(s->commands[i].track, id) == 0)
+        if (s->commands[i].kind == RUNE_CMD_PLAY && strcmp(s->commands[i].track, id) == 0 &&
+            (!motions_only || s->commands[i].is_motion))
             return true;
     return false;
 }
@@ -227,8 +229,10 @@ static rune_status load_play(loader *L, json_t *c, const char *path, const rune_
         (st = jr_float(c, "speed", path, false, 1.0f, &d->play.speed, L->err)) ||
         (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)))
         return st;
-    if (!clip_exists(s, d->target))
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown clip \"%s\"", jr_join(p, path, "play"), d->target);
+    d->is_motion = motion_exists(s, d->target);
+    if (!d->is_motion && rune__scenario_clip_index(s, d->target) < 0)
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown clip or motion \"%s\"", jr_join(p, path, "play"),
+                         d->target);
     if (d->play.fade < 0.0f)
         return rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"));
     return RUNE_OK;
@@ -295,7 +299,7 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         return load_play(L, c, path, s, d);
     case RUNE_CMD_ADJUST:
     case RUNE_CMD_STOP:
-        if (!track_known(s, i, d->target))
+        if (!track_known(s, i, d->target, false))
             return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play command starts track \"%s\"",
                              jr_join(p, path, action_keys[found]), d->target);
         d->has_weight = json_object_get(c, "weight") != NULL;
@@ -309,6 +313,22 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         return RUNE_OK;
     case RUNE_CMD_CONTROL:
         return load_control(L, c, path, d);
+    case RUNE_CMD_SET: {
+        rune_status st2;
+        if (!track_known(s, i, d->target, true))
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play command starts a motion track \"%s\"",
+                             jr_join(p, path, "set"), d->target);
+        if ((st2 = jr_string(c, "param", path, true, NULL, L->arena, &d->param, L->err)) ||
+            (st2 = jr_float(c, "value", path, true, 0.0f, &d->value, L->err)))
+            return st2;
+        for (uint32_t k = 0; k < s->param_count; k++)
+            if (strcmp(s->params[k], d->param) == 0) {
+                d->param_index = k;
+                return RUNE_OK;
+            }
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: no motion uses a parameter \"%s\"", jr_join(p, path, "param"),
+                         d->param);
+    }
     default:
         return rune_fail(L->err, RUNE_E_INVALID, "%s: graphs are not supported yet",
                          jr_join(p, path, action_keys[found]));
@@ -348,6 +368,7 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
     rune_status st;
     long long frames;
     if ((st = jr_object(root, "", L->err)) || (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
+        (st = rune__scenario_load_motions(root, s, L->arena, L->err)) ||
         (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||
         (st = jr_int(root, "frames", "", false, 1, 0, RUNE_SCENARIO_MAX_FRAMES, &frames, L->err)) ||
         (st = load_commands(L, root, s)))

@@ -6,9 +6,24 @@
 
 #include <string.h>
 
+/* A play of a motion: the scenario keeps these itself and hands their poses
+ * to the animator as extra contributions. */
+typedef struct motion_track {
+    rune_motion_player *player;
+    rune_pose pose;
+    rune_fade fade;
+    float speed;
+    int priority;
+    uint32_t handle;
+    float *params;
+    bool live;
+} motion_track;
+
+/* Track ids of the document -> live handles, newest last. */
 typedef struct track_name {
     uint32_t handle;
     const char *name;
+    motion_track *motion; /* NULL for a clip track */
 } track_name;
 
 typedef struct runner {
@@ -18,6 +33,10 @@ typedef struct runner {
     rune_clip_cache *clips;
     rune_binding_cache *bindings;
     const rune_binding **clip_binding; /* per scenario clip */
+    rune_motion **motions;             /* per scenario motion */
+    motion_track *mtracks;             /* one per motion play command */
+    size_t mtrack_count;
+    rune_contribution *extra;          /* one per motion track */
     rune_animator *anim;
     track_name *names; /* one per play command, in execution order */
     size_t name_count, name_cap;
@@ -35,9 +54,27 @@ static size_t clip_index(const rune_scenario *s, const char *id)
     return SIZE_MAX;
 }
 
+static size_t motion_index(const rune_scenario *s, const char *id)
+{
+    for (size_t i = 0; i < s->motion_count; i++)
+        if (strcmp(s->motions[i].id, id) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
 static void runner_free(runner *r)
 {
     const rune_scenario *s = r->s;
+    for (size_t i = 0; r->mtracks && i < r->mtrack_count; i++) {
+        rune_motion_player_destroy(r->mtracks[i].player);
+        rune_pose_release(&r->mtracks[i].pose);
+        rune__free(&r->alloc, r->mtracks[i].params, s->param_count, sizeof(float));
+    }
+    rune__free(&r->alloc, r->mtracks, r->mtrack_count, sizeof *r->mtracks);
+    rune__free(&r->alloc, r->extra, r->mtrack_count, sizeof *r->extra);
+    for (size_t i = 0; r->motions && i < s->motion_count; i++)
+        rune_motion_destroy(r->motions[i]);
+    rune__free(&r->alloc, r->motions, s->motion_count, sizeof *r->motions);
     rune_animator_destroy(r->anim);
     rune_binding_cache_destroy(r->bindings);
     rune_clip_cache_destroy(r->clips);
@@ -56,6 +93,47 @@ static uint32_t control_id_of(const rune_scenario *s, size_t cmd)
         if (s->commands[i].kind == RUNE_CMD_CONTROL && strcmp(s->commands[i].target, s->commands[cmd].target) == 0)
             return (uint32_t)i + 1;
     return (uint32_t)cmd + 1;
+}
+
+/* Compiles the motions and builds one player per motion play command, so
+ * starting a motion during the run never allocates. */
+static rune_status prepare_motions(runner *r, rune_error *err)
+{
+    const rune_scenario *s = r->s;
+    rune_status st;
+    r->motions = rune__calloc(&r->alloc, s->motion_count, sizeof *r->motions);
+    size_t plays = 0;
+    for (size_t i = 0; i < s->command_count; i++)
+        plays += s->commands[i].kind == RUNE_CMD_PLAY && s->commands[i].is_motion;
+    r->mtracks = rune__calloc(&r->alloc, plays, sizeof *r->mtracks);
+    r->extra = rune__calloc(&r->alloc, plays, sizeof *r->extra);
+    if (!r->motions || !r->mtracks || !r->extra)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing motions");
+    for (size_t i = 0; i < s->motion_count; i++) {
+        const rune_scenario_motion *m = &s->motions[i];
+        if ((st = rune_motion_create(m->nodes, m->node_count, s->param_count, s->clip_count, &r->alloc,
+                                     &r->motions[i], err))) {
+            rune_error_prefix(err, "motions[%zu].", i);
+            return st;
+        }
+    }
+    for (size_t i = 0; i < s->command_count; i++) {
+        const rune_command *c = &s->commands[i];
+        if (c->kind != RUNE_CMD_PLAY || !c->is_motion)
+            continue;
+        size_t mi = motion_index(s, c->target);
+        motion_track *t = &r->mtracks[r->mtrack_count++];
+        t->priority = s->motions[mi].priority;
+        t->params = rune__calloc(&r->alloc, s->param_count, sizeof(float));
+        if (!t->params)
+            return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing motions");
+        if ((st = rune_motion_player_create(r->motions[mi], r->clip_binding, rune_rig_joint_count(r->rig), &r->alloc,
+                                            &t->player, err)) ||
+            (st = rune_pose_init(&t->pose, rune_rig_joint_count(r->rig), &r->alloc, err)))
+            return st;
+    }
+    r->mtrack_count = 0; /* claimed again, in order, as the plays run */
+    return RUNE_OK;
 }
 
 static rune_status prepare(runner *r, rune_error *err)
@@ -89,6 +167,8 @@ static rune_status prepare(runner *r, rune_error *err)
             return st;
         }
     }
+    if ((st = prepare_motions(r, err)))
+        return st;
     for (size_t i = 0; i < s->command_count; i++) {
         const rune_command *c = &s->commands[i];
         if (c->kind != RUNE_CMD_CONTROL)
@@ -103,13 +183,25 @@ static rune_status prepare(runner *r, rune_error *err)
     return RUNE_OK;
 }
 
-/* The newest live handle started under this track id; 0 when none. */
-static uint32_t handle_of(const runner *r, const char *name)
+/* The newest play started under this track id, when still live. */
+static const track_name *live_name(const runner *r, const char *name)
 {
-    for (size_t i = r->name_count; i-- > 0;)
-        if (strcmp(r->names[i].name, name) == 0)
-            return rune_animator_track(r->anim, r->names[i].handle) ? r->names[i].handle : 0;
-    return 0;
+    for (size_t i = r->name_count; i-- > 0;) {
+        const track_name *n = &r->names[i];
+        if (strcmp(n->name, name) != 0)
+            continue;
+        bool live = n->motion ? n->motion->live : rune_animator_track(r->anim, n->handle) != NULL;
+        return live ? n : NULL;
+    }
+    return NULL;
+}
+
+static void stop_name(runner *r, const track_name *n, float fade)
+{
+    if (n->motion)
+        rune_fade_stop(&n->motion->fade, fade);
+    else
+        rune_animator_stop(r->anim, n->handle, fade);
 }
 
 static const char *name_of(const runner *r, uint32_t handle)
@@ -120,33 +212,60 @@ static const char *name_of(const runner *r, uint32_t handle)
     return "";
 }
 
+static void start_motion(runner *r, const rune_command *c, motion_track *t)
+{
+    t->handle = rune_animator_new_source(r->anim);
+    t->live = true;
+    t->speed = c->play.speed;
+    t->fade = (rune_fade){0.0f, 0.0f, 0.0f, false};
+    rune_fade_to(&t->fade, c->play.weight, c->play.fade);
+    rune_motion_player_set_progress(t->player, c->play.time);
+}
+
 static rune_status apply(runner *r, size_t i, rune_error *err)
 {
     const rune_command *c = &r->s->commands[i];
-    uint32_t h;
+    const track_name *n = c->kind == RUNE_CMD_PLAY ? live_name(r, c->track) : live_name(r, c->target);
     switch (c->kind) {
     case RUNE_CMD_PLAY: {
         /* playing an id again replaces it: the old track fades out */
-        uint32_t old = handle_of(r, c->track);
-        if (old)
-            rune_animator_stop(r->anim, old, c->play.fade);
-        rune_status st = rune_animator_play(r->anim, r->clip_binding[clip_index(r->s, c->target)], &c->play, &h, err);
-        if (st)
-            return st;
-        r->names[r->name_count].handle = h;
-        r->names[r->name_count].name = c->track;
+        if (n)
+            stop_name(r, n, c->play.fade);
+        track_name *slot = &r->names[r->name_count];
+        slot->name = c->track;
+        slot->motion = NULL;
+        if (c->is_motion) {
+            slot->motion = &r->mtracks[r->mtrack_count++];
+            start_motion(r, c, slot->motion);
+            slot->handle = slot->motion->handle;
+        } else {
+            rune_status st = rune_animator_play(r->anim, r->clip_binding[clip_index(r->s, c->target)], &c->play,
+                                                &slot->handle, err);
+            if (st)
+                return st;
+        }
         r->name_count++;
         return RUNE_OK;
     }
     case RUNE_CMD_ADJUST: {
         rune_adjust_params p = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
-        if ((h = handle_of(r, c->target)))
-            rune_animator_adjust(r->anim, h, &p);
+        if (n && n->motion) {
+            if (c->has_weight)
+                rune_fade_to(&n->motion->fade, c->weight, c->fade);
+            if (c->has_speed)
+                n->motion->speed = c->speed;
+        } else if (n) {
+            rune_animator_adjust(r->anim, n->handle, &p);
+        }
         return RUNE_OK;
     }
     case RUNE_CMD_STOP:
-        if ((h = handle_of(r, c->target)))
-            rune_animator_stop(r->anim, h, c->fade);
+        if (n)
+            stop_name(r, n, c->fade);
+        return RUNE_OK;
+    case RUNE_CMD_SET:
+        if (n && n->motion)
+            n->motion->params[c->param_index] = c->value;
         return RUNE_OK;
     case RUNE_CMD_CONTROL: {
         if (c->remove) {
@@ -160,6 +279,34 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
     default:
         return rune_fail(err, RUNE_E_INVALID, "commands[%zu]: unsupported command", c->index);
     }
+}
+
+/* Advances live motion tracks, retires finished ones, samples the rest into
+ * r->extra; returns how many contributions it wrote. */
+static size_t advance_motions(runner *r, float dt)
+{
+    size_t k = 0;
+    rune_signal_queue *q = rune_animator_signals(r->anim);
+    for (size_t i = 0; i < r->mtrack_count; i++) {
+        motion_track *t = &r->mtracks[i];
+        if (!t->live)
+            continue;
+        rune_fade_advance(&t->fade, dt);
+        rune_motion_player_set_params(t->player, t->params);
+        rune_motion_player_advance(t->player, dt, t->speed, q, t->handle);
+        if (rune_fade_finished(&t->fade)) {
+            rune_event e = {RUNE_EVENT_STOPPED, t->handle, NULL, NULL, 0.0f};
+            rune_signal_queue_push(q, &e);
+            t->live = false;
+            continue;
+        }
+        rune_motion_player_sample(t->player, &t->pose);
+        r->extra[k].pose = &t->pose;
+        r->extra[k].weight = t->fade.weight;
+        r->extra[k].priority = t->priority;
+        k++;
+    }
+    return k;
 }
 
 static void collect(void *user, const rune_event *e)
@@ -190,7 +337,8 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
         if (st)
             break;
         rune_animator_advance(r.anim, s->dt);
-        if ((st = rune_animator_evaluate(r.anim, NULL, 0, err)))
+        size_t extra = advance_motions(&r, s->dt);
+        if ((st = rune_animator_evaluate(r.anim, r.extra, extra, err)))
             break;
         r.event_count = 0;
         rune_animator_deliver(r.anim, collect, &r);

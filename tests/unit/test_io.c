@@ -54,7 +54,7 @@ static void test_error_classes(void **state)
                  "clips[0].keyframes[0].time: missing");
     expect_error("{\"clips\": []}", "rig: missing");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"play\": \"nope\"}]}",
-                 "commands[0].play: unknown clip \"nope\"");
+                 "commands[0].play: unknown clip or motion \"nope\"");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"stop\": \"w\"}]}",
                  "commands[0].stop: no earlier play command starts track \"w\"");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0}]}", "commands[0]: no action");

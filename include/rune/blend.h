@@ -107,11 +107,19 @@ void rune_motion_player_advance(rune_motion_player *player, float dt, float spee
  * `out`: per joint share = leaf weight x coverage; coverage = min(1, sum). */
 void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
 
+/** Samples every active leaf at clip time 0 (its initial pose) and writes
+ * their weighted mean: the reference of an additive layer. */
+void rune_motion_player_sample_reference(rune_motion_player *player, rune_pose *out);
+/** True when any leaf clip loops (the motion then repeats by cycles). */
+bool rune_motion_player_loops(const rune_motion_player *player);
+
 /** Per-leaf results of the last set_params (for tools and tests). */
 size_t rune_motion_player_leaf_count(const rune_motion_player *player);
 float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
 float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
 uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
+/** The compiled clip a leaf plays. */
+const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *player, size_t leaf);
 /** Clip time the leaf samples at the current progress. */
 float rune_motion_player_leaf_time(const rune_motion_player *player, size_t leaf);
 /** Index of the most heavily weighted leaf, or -1 when none is active. */

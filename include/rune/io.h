@@ -13,6 +13,7 @@
 #include "rune/play.h"
 #include "rune/mix.h"
 #include "rune/blend.h"
+#include "rune/graph.h"
 
 typedef enum rune_command_kind {
     RUNE_CMD_PLAY = 0,
@@ -22,7 +23,8 @@ typedef enum rune_command_kind {
     RUNE_CMD_GRAPH,
     RUNE_CMD_SET,
     RUNE_CMD_TRIGGER,
-    RUNE_CMD_TRAVEL
+    RUNE_CMD_TRAVEL,
+    RUNE_CMD_FADE_LAYER
 } rune_command_kind;
 
 /** One timeline command. Which fields matter depends on `kind`. */
@@ -36,6 +38,10 @@ typedef struct rune_command {
     const char *param;   /**< set/trigger: parameter */
     uint32_t param_index; /**< set/trigger: index into rune_scenario.params */
     bool is_motion;      /**< play: target is a motion, not a clip */
+    bool on_graph;       /**< set/stop: the target is a graph instance */
+    uint32_t graph;      /**< graph: index into rune_scenario.graphs */
+    uint32_t layer;      /**< travel/fade_layer: layer index */
+    uint32_t state_index; /**< travel: layer-local state index */
     const char *state;   /**< travel: state */
     const char *joint;   /**< control: "parent/part" */
     rune_play_params play; /**< play: fade/weight/speed/time */
@@ -59,6 +65,40 @@ typedef struct rune_scenario_motion {
     size_t node_count;
 } rune_scenario_motion;
 
+/** A state of a scenario graph: plays a clip or a motion. */
+typedef struct rune_scenario_state {
+    const char *name;
+    bool is_clip;
+    uint32_t index; /**< clip or motion index */
+    float speed;
+    int32_t sync_group; /**< per graph, -1 none */
+} rune_scenario_state;
+
+typedef struct rune_scenario_layer {
+    const char *name;
+    rune_layer_blend blend;
+    float weight;
+    uint32_t initial;
+    rune_scenario_state *states;
+    size_t state_count;
+    rune_transition_desc *transitions; /**< conditions index rune_scenario.params */
+    size_t transition_count;
+    const char **mask_joints; /**< joint names, resolved against the rig at run */
+    rune_mask_entry *mask;    /**< weights and propagation (joint set at run) */
+    size_t mask_count;
+    bool has_mask;
+} rune_scenario_layer;
+
+typedef struct rune_scenario_graph {
+    const char *id;
+    int priority;
+    uint32_t *declared;          /**< declared parameters (scenario indexes) */
+    rune_param_desc *declared_desc;
+    size_t declared_count;
+    rune_scenario_layer *layers;
+    size_t layer_count;
+} rune_scenario_graph;
+
 /** Most distinct parameter names in one scenario. */
 #define RUNE_SCENARIO_MAX_PARAMS 256
 
@@ -71,6 +111,8 @@ typedef struct rune_scenario {
     size_t clip_count;
     rune_scenario_motion *motions;
     size_t motion_count;
+    rune_scenario_graph *graphs;
+    size_t graph_count;
     const char **params; /**< parameter names (motions, graphs) */
     size_t param_count;
     rune_command *commands; /**< sorted by frame, document order within one */

@@ -57,6 +57,20 @@ uint32_t rune_rig_frame_revision(const rune_rig *rig);
 /** Hash of the joint membership (names and parent links), not of frames. */
 uint64_t rune_rig_layout_signature(const rune_rig *rig);
 
+/** One entry of a joint mask. */
+typedef struct rune_mask_entry {
+    int32_t joint;
+    float weight;
+    bool propagate; /**< also applies to descendants without their own entry */
+} rune_mask_entry;
+
+/** Resolves a mask over the rig hierarchy into one weight per joint: a
+ * joint's own entry wins; otherwise it inherits the weight of its nearest
+ * ancestor whose entry propagates (ancestors whose entries do not propagate
+ * are looked through); otherwise 0. `out` has rune_rig_joint_count entries.
+ * Entries naming joints outside the rig are ignored. */
+void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entries, size_t count, float *out);
+
 /** Local motor transforms and coverage for every joint of a rig, as
  * separate arrays (structure of arrays). */
 typedef struct rune_pose {

@@ -9,6 +9,7 @@
 #include "rune/play.h"
 #include "rune/mix.h"
 #include "rune/blend.h"
+#include "rune/graph.h"
 #include "rune/io.h"
 
 #endif

@@ -181,19 +181,34 @@ void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, ru
     p->progress = to;
 }
 
-void rune_motion_player_sample(rune_motion_player *p, rune_pose *out)
+static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
 {
     rune_mix_accum_reset(&p->acc);
     for (size_t i = 0; i < p->leaves; i++) {
         if (!(p->weight[i] > RUNE_MOTION_EPSILON))
             continue;
-        rune_binding_sample(p->binding[i], rune_motion_player_leaf_time(p, i), &p->sample);
+        rune_binding_sample(p->binding[i], at_zero ? 0.0f : rune_motion_player_leaf_time(p, i), &p->sample);
         rune_mix_accumulate(&p->acc, &p->sample, p->weight[i]);
     }
     rune_mix_accum_mean(&p->acc, out);
+}
+
+void rune_motion_player_sample(rune_motion_player *p, rune_pose *out) { sample_leaves(p, false, out); }
+void rune_motion_player_sample_reference(rune_motion_player *p, rune_pose *out) { sample_leaves(p, true, out); }
+
+bool rune_motion_player_loops(const rune_motion_player *p)
+{
+    for (size_t i = 0; i < p->leaves; i++)
+        if (p->loop[i])
+            return true;
+    return false;
 }
 
 size_t rune_motion_player_leaf_count(const rune_motion_player *p) { return p->leaves; }
 float rune_motion_player_leaf_weight(const rune_motion_player *p, size_t i) { return p->weight[i]; }
 float rune_motion_player_leaf_speed(const rune_motion_player *p, size_t i) { return p->speed[i]; }
 uint32_t rune_motion_player_leaf_clip(const rune_motion_player *p, size_t i) { return p->clip[i]; }
+const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *p, size_t i)
+{
+    return rune_binding_clip(p->binding[i]);
+}

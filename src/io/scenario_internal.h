@@ -19,6 +19,10 @@ int32_t rune__scenario_clip_index(const rune_scenario *s, const char *id);
 /** Index of a parameter name, added to the table when new. */
 rune_status rune__scenario_param(rune_scenario *s, rune__arena *arena, const char *name, uint32_t *out,
                                  rune_error *err);
+/** Loads "graphs" (after clips and motions). */
+rune_status rune__scenario_load_graphs(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
+/** Index of a motion id, or -1. */
+int32_t rune__scenario_motion_index(const rune_scenario *s, const char *id);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

@@ -197,26 +197,143 @@ static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
     return RUNE_OK;
 }
 
-static const char *const action_keys[] = {"play", "adjust", "stop", "control", "graph", "set", "trigger", "travel"};
+static const char *const action_keys[] = {"play", "adjust", "stop",    "control",   "graph",
+                                          "set",  "trigger", "travel", "fade_layer"};
 #define ACTION_COUNT (sizeof action_keys / sizeof action_keys[0])
 
-static bool motion_exists(const rune_scenario *s, const char *id)
+/* The newest earlier command (document order) that introduced `id`: a
+ * play (a track id) or a graph (an instance id). */
+static const rune_command *introduced(const rune_scenario *s, size_t upto, const char *id)
 {
-    for (size_t i = 0; i < s->motion_count; i++)
-        if (strcmp(s->motions[i].id, id) == 0)
-            return true;
-    return false;
+    for (size_t i = upto; i-- > 0;) {
+        const rune_command *c = &s->commands[i];
+        if ((c->kind == RUNE_CMD_PLAY || c->kind == RUNE_CMD_GRAPH) && strcmp(c->track, id) == 0)
+            return c;
+    }
+    return NULL;
 }
 
-/* Track ids introduced by earlier play commands (in document order);
- * `motions_only` asks for tracks that play a motion. */
-static bool track_known(const rune_scenario *s, size_t upto, const char *id, bool motions_only)
+static int32_t graph_index(const rune_scenario *s, const char *id)
 {
-    for (size_t i = 0; i < upto; i++)
-        if (s->commands[i].kind == RUNE_CMD_PLAY && strcmp(s->commands[i].track, id) == 0 &&
-            (!motions_only || s->commands[i].is_motion))
-            return true;
-    return false;
+    for (size_t i = 0; i < s->graph_count; i++)
+        if (strcmp(s->graphs[i].id, id) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+/* A parameter declared by a graph, as a scenario index; -1 when not. */
+static int32_t graph_param(const rune_scenario *s, const rune_scenario_graph *g, const char *name,
+                           rune_param_type *type)
+{
+    for (size_t i = 0; i < g->declared_count; i++)
+        if (strcmp(s->params[g->declared[i]], name) == 0) {
+            *type = g->declared_desc[i].type;
+            return (int32_t)g->declared[i];
+        }
+    return -1;
+}
+
+/* set/trigger/travel/fade_layer on an instance: the graph it runs. */
+static rune_status target_graph(loader *L, const rune_scenario *s, size_t i, const char *path,
+                                const char *key, const rune_scenario_graph **out)
+{
+    const rune_command *by = introduced(s, i, s->commands[i].target);
+    char p[JR_PATH_MAX];
+    if (!by || by->kind != RUNE_CMD_GRAPH)
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier graph command starts instance \"%s\"",
+                         jr_join(p, path, key), s->commands[i].target);
+    *out = &s->graphs[by->graph];
+    return RUNE_OK;
+}
+
+static int32_t layer_by_name(const rune_scenario_graph *g, const char *name)
+{
+    for (size_t li = 0; li < g->layer_count; li++)
+        if (strcmp(g->layers[li].name, name) == 0)
+            return (int32_t)li;
+    return -1;
+}
+
+static rune_status load_graph_command(loader *L, json_t *c, const char *path, rune_scenario *s, size_t i)
+{
+    rune_command *d = &s->commands[i];
+    const rune_scenario_graph *g;
+    rune_status st;
+    char p[JR_PATH_MAX];
+    switch (d->kind) {
+    case RUNE_CMD_GRAPH: {
+        int32_t gi = graph_index(s, d->target);
+        if (gi < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown graph \"%s\"", jr_join(p, path, "graph"), d->target);
+        d->graph = (uint32_t)gi;
+        if ((st = jr_string(c, "instance", path, false, d->target, L->arena, &d->track, L->err)) ||
+            (st = jr_float(c, "fade", path, false, 0.1f, &d->play.fade, L->err)) ||
+            (st = jr_float(c, "weight", path, false, 1.0f, &d->play.weight, L->err)))
+            return st;
+        return d->play.fade < 0.0f ? rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"))
+                                   : RUNE_OK;
+    }
+    case RUNE_CMD_TRIGGER:
+    case RUNE_CMD_SET: {
+        const rune_command *by = introduced(s, i, d->target);
+        if (d->kind == RUNE_CMD_SET && by && by->kind == RUNE_CMD_PLAY && by->is_motion)
+            return RUNE_OK; /* a motion track's parameter: the caller reads it */
+        if ((st = target_graph(L, s, i, path, d->kind == RUNE_CMD_SET ? "set" : "trigger", &g)) ||
+            (st = jr_string(c, "param", path, true, NULL, L->arena, &d->param, L->err)))
+            return st;
+        d->on_graph = true;
+        rune_param_type type;
+        int32_t pi = graph_param(s, g, d->param, &type);
+        if (pi < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: graph \"%s\" has no parameter \"%s\"",
+                             jr_join(p, path, "param"), g->id, d->param);
+        d->param_index = (uint32_t)pi;
+        if (d->kind == RUNE_CMD_TRIGGER)
+            return type == RUNE_PARAM_TRIGGER ? RUNE_OK
+                                              : rune_fail(L->err, RUNE_E_INVALID, "%s: \"%s\" is not a trigger",
+                                                          jr_join(p, path, "param"), d->param);
+        if (type == RUNE_PARAM_TRIGGER)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: \"%s\" is a trigger: use a trigger command",
+                             jr_join(p, path, "param"), d->param);
+        json_t *v = json_object_get(c, "value");
+        if (json_is_boolean(v)) {
+            d->value = json_is_true(v) ? 1.0f : 0.0f;
+            return RUNE_OK;
+        }
+        return jr_float(c, "value", path, true, 0.0f, &d->value, L->err);
+    }
+    case RUNE_CMD_TRAVEL:
+    case RUNE_CMD_FADE_LAYER: {
+        const char *layer;
+        if ((st = target_graph(L, s, i, path, d->kind == RUNE_CMD_TRAVEL ? "travel" : "fade_layer", &g)) ||
+            (st = jr_string(c, "layer", path, d->kind == RUNE_CMD_FADE_LAYER, NULL, L->arena, &layer, L->err)))
+            return st;
+        int32_t li = layer ? layer_by_name(g, layer) : -1;
+        if (layer && li < 0)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: graph \"%s\" has no layer \"%s\"",
+                             jr_join(p, path, "layer"), g->id, layer);
+        if (d->kind == RUNE_CMD_FADE_LAYER) {
+            d->layer = (uint32_t)li;
+            if ((st = jr_float(c, "weight", path, true, 0.0f, &d->weight, L->err)) ||
+                (st = jr_float(c, "fade", path, false, 0.1f, &d->fade, L->err)))
+                return st;
+            return RUNE_OK;
+        }
+        if ((st = jr_string(c, "state", path, true, NULL, L->arena, &d->state, L->err)))
+            return st;
+        for (size_t k = layer ? (size_t)li : 0; k < (layer ? (size_t)li + 1 : g->layer_count); k++)
+            for (size_t si = 0; si < g->layers[k].state_count; si++)
+                if (strcmp(g->layers[k].states[si].name, d->state) == 0) {
+                    d->layer = (uint32_t)k;
+                    d->state_index = (uint32_t)si;
+                    return RUNE_OK;
+                }
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: graph \"%s\" has no state \"%s\"", jr_join(p, path, "state"),
+                         g->id, d->state);
+    }
+    default:
+        return RUNE_OK;
+    }
 }
 
 static rune_status load_play(loader *L, json_t *c, const char *path, const rune_scenario *s, rune_command *d)
@@ -229,7 +346,7 @@ static rune_status load_play(loader *L, json_t *c, const char *path, const rune_
         (st = jr_float(c, "speed", path, false, 1.0f, &d->play.speed, L->err)) ||
         (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)))
         return st;
-    d->is_motion = motion_exists(s, d->target);
+    d->is_motion = rune__scenario_motion_index(s, d->target) >= 0;
     if (!d->is_motion && rune__scenario_clip_index(s, d->target) < 0)
         return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown clip or motion \"%s\"", jr_join(p, path, "play"),
                          d->target);
@@ -298,10 +415,12 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
     case RUNE_CMD_PLAY:
         return load_play(L, c, path, s, d);
     case RUNE_CMD_ADJUST:
-    case RUNE_CMD_STOP:
-        if (!track_known(s, i, d->target, false))
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play command starts track \"%s\"",
+    case RUNE_CMD_STOP: {
+        const rune_command *by = introduced(s, i, d->target);
+        if (!by)
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play or graph command starts \"%s\"",
                              jr_join(p, path, action_keys[found]), d->target);
+        d->on_graph = by->kind == RUNE_CMD_GRAPH;
         d->has_weight = json_object_get(c, "weight") != NULL;
         d->has_speed = json_object_get(c, "speed") != NULL;
         if ((st = jr_float(c, "weight", path, false, 1.0f, &d->weight, L->err)) ||
@@ -311,13 +430,14 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         if (d->fade < 0.0f)
             return rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"));
         return RUNE_OK;
+    }
     case RUNE_CMD_CONTROL:
         return load_control(L, c, path, d);
     case RUNE_CMD_SET: {
-        rune_status st2;
-        if (!track_known(s, i, d->target, true))
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play command starts a motion track \"%s\"",
-                             jr_join(p, path, "set"), d->target);
+        rune_status st2 = load_graph_command(L, c, path, s, i);
+        if (st2 || d->on_graph)
+            return st2;
+        /* a motion track's parameter */
         if ((st2 = jr_string(c, "param", path, true, NULL, L->arena, &d->param, L->err)) ||
             (st2 = jr_float(c, "value", path, true, 0.0f, &d->value, L->err)))
             return st2;
@@ -330,8 +450,7 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
                          d->param);
     }
     default:
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: graphs are not supported yet",
-                         jr_join(p, path, action_keys[found]));
+        return load_graph_command(L, c, path, s, i);
     }
 }
 
@@ -369,6 +488,7 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
     long long frames;
     if ((st = jr_object(root, "", L->err)) || (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
         (st = rune__scenario_load_motions(root, s, L->arena, L->err)) ||
+        (st = rune__scenario_load_graphs(root, s, L->arena, L->err)) ||
         (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||
         (st = jr_int(root, "frames", "", false, 1, 0, RUNE_SCENARIO_MAX_FRAMES, &frames, L->err)) ||
         (st = load_commands(L, root, s)))

@@ -19,11 +19,22 @@ typedef struct motion_track {
     bool live;
 } motion_track;
 
-/* Track ids of the document -> live handles, newest last. */
+/* A running graph instance. */
+typedef struct graph_run {
+    rune_graph_instance *inst;
+    rune_pose pose;
+    rune_fade fade;
+    int priority;
+    uint32_t handle;
+    bool live;
+} graph_run;
+
+/* Track and instance ids of the document -> live handles, newest last. */
 typedef struct track_name {
     uint32_t handle;
     const char *name;
-    motion_track *motion; /* NULL for a clip track */
+    motion_track *motion; /* set for a motion track */
+    graph_run *graph;     /* set for a graph instance */
 } track_name;
 
 typedef struct runner {
@@ -35,8 +46,12 @@ typedef struct runner {
     const rune_binding **clip_binding; /* per scenario clip */
     rune_motion **motions;             /* per scenario motion */
     motion_track *mtracks;             /* one per motion play command */
-    size_t mtrack_count;
-    rune_contribution *extra;          /* one per motion track */
+    size_t mtrack_total, mtrack_next;  /* allocated; claimed so far */
+    rune_motion **clip_motions;        /* per clip: a one-clip motion for graph states */
+    rune_graph **graphs;               /* per scenario graph */
+    graph_run *gruns;                  /* one per graph command */
+    size_t grun_total, grun_next;
+    rune_contribution *extra;          /* one per motion track and graph run */
     rune_animator *anim;
     track_name *names; /* one per play command, in execution order */
     size_t name_count, name_cap;
@@ -65,13 +80,24 @@ static size_t motion_index(const rune_scenario *s, const char *id)
 static void runner_free(runner *r)
 {
     const rune_scenario *s = r->s;
-    for (size_t i = 0; r->mtracks && i < r->mtrack_count; i++) {
+    for (size_t i = 0; r->mtracks && i < r->mtrack_total; i++) {
         rune_motion_player_destroy(r->mtracks[i].player);
         rune_pose_release(&r->mtracks[i].pose);
         rune__free(&r->alloc, r->mtracks[i].params, s->param_count, sizeof(float));
     }
-    rune__free(&r->alloc, r->mtracks, r->mtrack_count, sizeof *r->mtracks);
-    rune__free(&r->alloc, r->extra, r->mtrack_count, sizeof *r->extra);
+    rune__free(&r->alloc, r->mtracks, r->mtrack_total, sizeof *r->mtracks);
+    for (size_t i = 0; r->gruns && i < r->grun_total; i++) {
+        rune_graph_instance_destroy(r->gruns[i].inst);
+        rune_pose_release(&r->gruns[i].pose);
+    }
+    rune__free(&r->alloc, r->gruns, r->grun_total, sizeof *r->gruns);
+    for (size_t i = 0; r->graphs && i < s->graph_count; i++)
+        rune_graph_destroy(r->graphs[i]);
+    rune__free(&r->alloc, r->graphs, s->graph_count, sizeof *r->graphs);
+    for (size_t i = 0; r->clip_motions && i < s->clip_count; i++)
+        rune_motion_destroy(r->clip_motions[i]);
+    rune__free(&r->alloc, r->clip_motions, s->clip_count, sizeof *r->clip_motions);
+    rune__free(&r->alloc, r->extra, r->mtrack_total + r->grun_total, sizeof *r->extra);
     for (size_t i = 0; r->motions && i < s->motion_count; i++)
         rune_motion_destroy(r->motions[i]);
     rune__free(&r->alloc, r->motions, s->motion_count, sizeof *r->motions);
@@ -106,9 +132,9 @@ static rune_status prepare_motions(runner *r, rune_error *err)
     for (size_t i = 0; i < s->command_count; i++)
         plays += s->commands[i].kind == RUNE_CMD_PLAY && s->commands[i].is_motion;
     r->mtracks = rune__calloc(&r->alloc, plays, sizeof *r->mtracks);
-    r->extra = rune__calloc(&r->alloc, plays, sizeof *r->extra);
-    if (!r->motions || !r->mtracks || !r->extra)
+    if (!r->motions || !r->mtracks)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing motions");
+    r->mtrack_total = plays;
     for (size_t i = 0; i < s->motion_count; i++) {
         const rune_scenario_motion *m = &s->motions[i];
         if ((st = rune_motion_create(m->nodes, m->node_count, s->param_count, s->clip_count, &r->alloc,
@@ -122,7 +148,7 @@ static rune_status prepare_motions(runner *r, rune_error *err)
         if (c->kind != RUNE_CMD_PLAY || !c->is_motion)
             continue;
         size_t mi = motion_index(s, c->target);
-        motion_track *t = &r->mtracks[r->mtrack_count++];
+        motion_track *t = &r->mtracks[r->mtrack_next++];
         t->priority = s->motions[mi].priority;
         t->params = rune__calloc(&r->alloc, s->param_count, sizeof(float));
         if (!t->params)
@@ -132,7 +158,115 @@ static rune_status prepare_motions(runner *r, rune_error *err)
             (st = rune_pose_init(&t->pose, rune_rig_joint_count(r->rig), &r->alloc, err)))
             return st;
     }
-    r->mtrack_count = 0; /* claimed again, in order, as the plays run */
+    return RUNE_OK;
+}
+
+/* A graph state that names a clip plays it through a one-clip motion. */
+static rune_status clip_motion(runner *r, uint32_t clip, const rune_motion **out, rune_error *err)
+{
+    if (!r->clip_motions[clip]) {
+        rune_motion_sample_desc sample = {-1, clip, 0.0f, {0.0f, 0.0f}, 1.0f};
+        rune_motion_node_desc node = {RUNE_MOTION_CLIP, 0, 0, RUNE_BLEND2D_CARTESIAN, &sample, 1};
+        rune_status st = rune_motion_create(&node, 1, r->s->param_count, r->s->clip_count, &r->alloc,
+                                            &r->clip_motions[clip], err);
+        if (st)
+            return st;
+    }
+    *out = r->clip_motions[clip];
+    return RUNE_OK;
+}
+
+/* Builds the library's description of scenario graph gi (temporary arrays
+ * from the arena-less allocator, freed before returning). */
+static rune_status build_graph(runner *r, size_t gi, rune_error *err)
+{
+    const rune_scenario *s = r->s;
+    const rune_scenario_graph *sg = &s->graphs[gi];
+    rune_status st = RUNE_OK;
+    size_t states = 0, masks = 0;
+    for (size_t li = 0; li < sg->layer_count; li++) {
+        states += sg->layers[li].state_count;
+        masks += sg->layers[li].mask_count;
+    }
+    rune_param_desc *params = rune__calloc(&r->alloc, s->param_count, sizeof *params);
+    rune_layer_desc *layers = rune__calloc(&r->alloc, sg->layer_count, sizeof *layers);
+    rune_state_desc *sd = rune__calloc(&r->alloc, states, sizeof *sd);
+    rune_mask_entry *md = rune__calloc(&r->alloc, masks, sizeof *md);
+    if (!params || !layers || !sd || !md)
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory preparing graphs");
+    for (size_t k = 0; !st && k < sg->declared_count; k++)
+        params[sg->declared[k]] = sg->declared_desc[k];
+    size_t at = 0, mat = 0;
+    for (size_t li = 0; !st && li < sg->layer_count; li++) {
+        const rune_scenario_layer *sl = &sg->layers[li];
+        rune_layer_desc *ld = &layers[li];
+        ld->blend = sl->blend;
+        ld->weight = sl->weight;
+        ld->states = &sd[at];
+        ld->state_count = sl->state_count;
+        ld->initial_state = sl->initial;
+        ld->transitions = sl->transitions;
+        ld->transition_count = sl->transition_count;
+        ld->mask = sl->has_mask ? &md[mat] : NULL;
+        ld->mask_count = sl->mask_count;
+        for (size_t k = 0; !st && k < sl->state_count; k++, at++) {
+            const rune_scenario_state *ss = &sl->states[k];
+            sd[at].speed = ss->speed;
+            sd[at].sync_group = ss->sync_group;
+            if (ss->is_clip)
+                st = clip_motion(r, ss->index, &sd[at].motion, err);
+            else
+                sd[at].motion = r->motions[ss->index];
+        }
+        for (size_t k = 0; !st && k < sl->mask_count; k++, mat++) {
+            md[mat] = sl->mask[k];
+            md[mat].joint = rune_rig_find(r->rig, sl->mask_joints[k]);
+            if (md[mat].joint < 0)
+                st = rune_fail(err, RUNE_E_INVALID, "layers[%zu].mask[%zu].joint: no joint \"%s\" in the rig", li, k,
+                               sl->mask_joints[k]);
+        }
+    }
+    if (!st) {
+        rune_graph_desc d = {params, s->param_count, layers, sg->layer_count};
+        st = rune_graph_create(&d, r->rig, &r->alloc, &r->graphs[gi], err);
+    }
+    if (st)
+        rune_error_prefix(err, "graphs[%zu].", gi);
+    rune__free(&r->alloc, params, s->param_count, sizeof *params);
+    rune__free(&r->alloc, layers, sg->layer_count, sizeof *layers);
+    rune__free(&r->alloc, sd, states, sizeof *sd);
+    rune__free(&r->alloc, md, masks, sizeof *md);
+    return st;
+}
+
+/* Compiles the graphs and creates one instance per graph command. */
+static rune_status prepare_graphs(runner *r, rune_error *err)
+{
+    const rune_scenario *s = r->s;
+    rune_status st;
+    size_t runs = 0;
+    for (size_t i = 0; i < s->command_count; i++)
+        runs += s->commands[i].kind == RUNE_CMD_GRAPH;
+    r->clip_motions = rune__calloc(&r->alloc, s->clip_count, sizeof *r->clip_motions);
+    r->graphs = rune__calloc(&r->alloc, s->graph_count, sizeof *r->graphs);
+    r->gruns = rune__calloc(&r->alloc, runs, sizeof *r->gruns);
+    r->extra = rune__calloc(&r->alloc, r->mtrack_total + runs, sizeof *r->extra);
+    if (!r->clip_motions || !r->graphs || !r->gruns || !r->extra)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing graphs");
+    r->grun_total = runs;
+    for (size_t gi = 0; gi < s->graph_count; gi++)
+        if ((st = build_graph(r, gi, err)))
+            return st;
+    for (size_t i = 0; i < s->command_count; i++) {
+        const rune_command *c = &s->commands[i];
+        if (c->kind != RUNE_CMD_GRAPH)
+            continue;
+        graph_run *g = &r->gruns[r->grun_next++];
+        g->priority = s->graphs[c->graph].priority;
+        if ((st = rune_graph_instance_create(r->graphs[c->graph], r->clip_binding, &r->alloc, &g->inst, err)) ||
+            (st = rune_pose_init(&g->pose, rune_rig_joint_count(r->rig), &r->alloc, err)))
+            return st;
+    }
     return RUNE_OK;
 }
 
@@ -154,7 +288,7 @@ static rune_status prepare(runner *r, rune_error *err)
     r->events = rune__calloc(&r->alloc, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
     size_t plays = 0;
     for (size_t i = 0; i < s->command_count; i++)
-        plays += s->commands[i].kind == RUNE_CMD_PLAY;
+        plays += s->commands[i].kind == RUNE_CMD_PLAY || s->commands[i].kind == RUNE_CMD_GRAPH;
     r->name_cap = plays;
     r->names = rune__calloc(&r->alloc, plays, sizeof *r->names);
     if (!r->clip_binding || !r->control_joint || !r->control_id || !r->events || !r->names)
@@ -167,8 +301,11 @@ static rune_status prepare(runner *r, rune_error *err)
             return st;
         }
     }
-    if ((st = prepare_motions(r, err)))
+    if ((st = prepare_motions(r, err)) || (st = prepare_graphs(r, err)))
         return st;
+    /* runs are claimed again, in order, as their commands execute */
+    r->mtrack_next = 0;
+    r->grun_next = 0;
     for (size_t i = 0; i < s->command_count; i++) {
         const rune_command *c = &s->commands[i];
         if (c->kind != RUNE_CMD_CONTROL)
@@ -190,16 +327,25 @@ static const track_name *live_name(const runner *r, const char *name)
         const track_name *n = &r->names[i];
         if (strcmp(n->name, name) != 0)
             continue;
-        bool live = n->motion ? n->motion->live : rune_animator_track(r->anim, n->handle) != NULL;
+        bool live = n->motion  ? n->motion->live
+                    : n->graph ? n->graph->live
+                               : rune_animator_track(r->anim, n->handle) != NULL;
         return live ? n : NULL;
     }
     return NULL;
 }
 
+/* The weight fade of a motion track or graph instance; NULL for clip
+ * tracks, whose fades the animator owns. */
+static rune_fade *own_fade(const track_name *n)
+{
+    return n->motion ? &n->motion->fade : (n->graph ? &n->graph->fade : NULL);
+}
+
 static void stop_name(runner *r, const track_name *n, float fade)
 {
-    if (n->motion)
-        rune_fade_stop(&n->motion->fade, fade);
+    if (own_fade(n))
+        rune_fade_stop(own_fade(n), fade);
     else
         rune_animator_stop(r->anim, n->handle, fade);
 }
@@ -225,8 +371,35 @@ static void start_motion(runner *r, const rune_command *c, motion_track *t)
 static rune_status apply(runner *r, size_t i, rune_error *err)
 {
     const rune_command *c = &r->s->commands[i];
-    const track_name *n = c->kind == RUNE_CMD_PLAY ? live_name(r, c->track) : live_name(r, c->target);
+    bool starts = c->kind == RUNE_CMD_PLAY || c->kind == RUNE_CMD_GRAPH;
+    const track_name *n = live_name(r, starts ? c->track : c->target);
+    rune_graph_instance *inst = n && n->graph ? n->graph->inst : NULL;
     switch (c->kind) {
+    case RUNE_CMD_GRAPH: {
+        if (n)
+            stop_name(r, n, c->play.fade);
+        track_name *slot = &r->names[r->name_count++];
+        graph_run *g = slot->graph = &r->gruns[r->grun_next++];
+        slot->name = c->track;
+        slot->motion = NULL;
+        slot->handle = g->handle = rune_animator_new_source(r->anim);
+        g->live = true;
+        g->fade = (rune_fade){0.0f, 0.0f, 0.0f, false};
+        rune_fade_to(&g->fade, c->play.weight, c->play.fade);
+        return RUNE_OK;
+    }
+    case RUNE_CMD_TRIGGER:
+        if (inst)
+            rune_graph_trigger(inst, c->param_index);
+        return RUNE_OK;
+    case RUNE_CMD_TRAVEL:
+        if (inst)
+            rune_graph_travel(inst, c->layer, c->state_index);
+        return RUNE_OK;
+    case RUNE_CMD_FADE_LAYER:
+        if (inst)
+            rune_graph_fade_layer(inst, c->layer, c->weight, c->fade);
+        return RUNE_OK;
     case RUNE_CMD_PLAY: {
         /* playing an id again replaces it: the old track fades out */
         if (n)
@@ -234,8 +407,9 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
         track_name *slot = &r->names[r->name_count];
         slot->name = c->track;
         slot->motion = NULL;
+        slot->graph = NULL;
         if (c->is_motion) {
-            slot->motion = &r->mtracks[r->mtrack_count++];
+            slot->motion = &r->mtracks[r->mtrack_next++];
             start_motion(r, c, slot->motion);
             slot->handle = slot->motion->handle;
         } else {
@@ -249,10 +423,10 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
     }
     case RUNE_CMD_ADJUST: {
         rune_adjust_params p = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
-        if (n && n->motion) {
+        if (n && own_fade(n)) {
             if (c->has_weight)
-                rune_fade_to(&n->motion->fade, c->weight, c->fade);
-            if (c->has_speed)
+                rune_fade_to(own_fade(n), c->weight, c->fade);
+            if (c->has_speed && n->motion)
                 n->motion->speed = c->speed;
         } else if (n) {
             rune_animator_adjust(r->anim, n->handle, &p);
@@ -264,7 +438,9 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
             stop_name(r, n, c->fade);
         return RUNE_OK;
     case RUNE_CMD_SET:
-        if (n && n->motion)
+        if (inst)
+            rune_graph_set_param(inst, c->param_index, c->value);
+        else if (n && n->motion)
             n->motion->params[c->param_index] = c->value;
         return RUNE_OK;
     case RUNE_CMD_CONTROL: {
@@ -281,13 +457,13 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
     }
 }
 
-/* Advances live motion tracks, retires finished ones, samples the rest into
- * r->extra; returns how many contributions it wrote. */
+/* Advances live motion tracks and graph instances, retires finished ones,
+ * and evaluates the rest into r->extra; returns how many it wrote. */
 static size_t advance_motions(runner *r, float dt)
 {
     size_t k = 0;
     rune_signal_queue *q = rune_animator_signals(r->anim);
-    for (size_t i = 0; i < r->mtrack_count; i++) {
+    for (size_t i = 0; i < r->mtrack_next; i++) {
         motion_track *t = &r->mtracks[i];
         if (!t->live)
             continue;
@@ -304,6 +480,24 @@ static size_t advance_motions(runner *r, float dt)
         r->extra[k].pose = &t->pose;
         r->extra[k].weight = t->fade.weight;
         r->extra[k].priority = t->priority;
+        k++;
+    }
+    for (size_t i = 0; i < r->grun_next; i++) {
+        graph_run *g = &r->gruns[i];
+        if (!g->live)
+            continue;
+        rune_fade_advance(&g->fade, dt);
+        rune_graph_update(g->inst, dt, q, g->handle);
+        if (rune_fade_finished(&g->fade)) {
+            rune_event e = {RUNE_EVENT_STOPPED, g->handle, NULL, NULL, 0.0f};
+            rune_signal_queue_push(q, &e);
+            g->live = false;
+            continue;
+        }
+        rune_graph_evaluate(g->inst, &g->pose);
+        r->extra[k].pose = &g->pose;
+        r->extra[k].weight = g->fade.weight;
+        r->extra[k].priority = g->priority;
         k++;
     }
     return k;

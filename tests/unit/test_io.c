@@ -56,7 +56,7 @@ static void test_error_classes(void **state)
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"play\": \"nope\"}]}",
                  "commands[0].play: unknown clip or motion \"nope\"");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"stop\": \"w\"}]}",
-                 "commands[0].stop: no earlier play command starts track \"w\"");
+                 "commands[0].stop: no earlier play or graph command starts \"w\"");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0}]}", "commands[0]: no action");
     expect_error("{" RIG ", \"commands\": [{\"frame\": -1, \"stop\": \"w\"}]}", "commands[0].frame");
     expect_error("{" RIG ", \"clips\": [{\"id\": \"c\"}, {\"id\": \"c\"}]}", "clips[1].id: \"c\" is already");

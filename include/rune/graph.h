@@ -1,0 +1,152 @@
+/* rune/graph.h - animation graphs: parameters, layered state machines with
+ * transitions and interruption, travel, masks, additive layers, sync groups
+ * and graph marker events.
+ *
+ * A rune_graph is an immutable definition with every name already resolved
+ * to an index; a rune_graph_instance is one character's running copy. The
+ * instance's finished pose enters a rig's priority mixer as one
+ * contribution. */
+#ifndef RUNE_GRAPH_H
+#define RUNE_GRAPH_H
+
+#include "rune/base.h"
+#include "rune/rig.h"
+#include "rune/play.h"
+#include "rune/blend.h"
+
+/** Longest travel route (edges). */
+#define RUNE_GRAPH_MAX_ROUTE 32
+
+typedef enum rune_param_type {
+    RUNE_PARAM_FLOAT = 0,
+    RUNE_PARAM_INT,
+    RUNE_PARAM_BOOL,
+    RUNE_PARAM_TRIGGER
+} rune_param_type;
+
+typedef struct rune_param_desc {
+    rune_param_type type;
+    float initial; /**< bools and triggers: 0 or 1 */
+} rune_param_desc;
+
+typedef enum rune_cond_op {
+    RUNE_COND_GT = 0,
+    RUNE_COND_GE,
+    RUNE_COND_LT,
+    RUNE_COND_LE,
+    RUNE_COND_EQ,
+    RUNE_COND_NE,
+    RUNE_COND_TRIGGERED /**< a trigger parameter is set (consumed on fire) */
+} rune_cond_op;
+
+typedef struct rune_condition_desc {
+    uint32_t param;
+    rune_cond_op op;
+    float value;
+} rune_condition_desc;
+
+/** A transition. `from` is a state index of the same layer, or -1 for an
+ * any-state transition (checked before the current state's own). */
+typedef struct rune_transition_desc {
+    int32_t from;
+    uint32_t to;
+    float duration;     /**< cross-fade seconds (0: cut) */
+    bool has_exit_time;
+    float exit_time;    /**< normalized progress of the current state */
+    bool interruptible; /**< false: no new transition during this fade */
+    const rune_condition_desc *conditions;
+    size_t condition_count;
+} rune_transition_desc;
+
+typedef struct rune_state_desc {
+    const rune_motion *motion; /**< what the state plays (borrowed) */
+    float speed;
+    int32_t sync_group;        /**< -1: none */
+} rune_state_desc;
+
+typedef enum rune_layer_blend {
+    RUNE_LAYER_OVERRIDE = 0,
+    RUNE_LAYER_ADDITIVE
+} rune_layer_blend;
+
+typedef struct rune_layer_desc {
+    rune_layer_blend blend;
+    float weight;
+    const rune_state_desc *states;
+    size_t state_count;
+    uint32_t initial_state;
+    const rune_transition_desc *transitions;
+    size_t transition_count;
+    const rune_mask_entry *mask; /**< NULL: every joint weight 1 */
+    size_t mask_count;
+} rune_layer_desc;
+
+typedef struct rune_graph_desc {
+    const rune_param_desc *params; /**< the motions' parameters index these too */
+    size_t param_count;
+    const rune_layer_desc *layers;
+    size_t layer_count;
+} rune_graph_desc;
+
+typedef struct rune_graph rune_graph;
+
+/** Validates (indexes in range, finite numbers, trigger conditions on
+ * trigger parameters, motions using no more parameters than the graph has)
+ * and compiles a graph for one rig layout (masks are resolved now). Errors
+ * name layers[i].transitions[j].conditions[k] and so on. */
+rune_status rune_graph_create(const rune_graph_desc *desc, const rune_rig *rig, const rune_allocator *alloc,
+                              rune_graph **out, rune_error *err);
+void rune_graph_destroy(rune_graph *graph);
+size_t rune_graph_layer_count(const rune_graph *graph);
+size_t rune_graph_param_count(const rune_graph *graph);
+
+typedef struct rune_graph_instance rune_graph_instance;
+
+/** Creates a running instance; `bindings[c]` binds clip index c used by the
+ * state motions. Everything the instance needs is allocated here. */
+rune_status rune_graph_instance_create(const rune_graph *graph, const rune_binding *const *bindings,
+                                       const rune_allocator *alloc, rune_graph_instance **out, rune_error *err);
+void rune_graph_instance_destroy(rune_graph_instance *inst);
+
+/** Sets a float/int/bool parameter (bools: 0 or 1). Triggers: use trigger. */
+void rune_graph_set_param(rune_graph_instance *inst, uint32_t param, float value);
+float rune_graph_param(const rune_graph_instance *inst, uint32_t param);
+/** Sets a trigger; it stays set until a transition that tests it fires. */
+void rune_graph_trigger(rune_graph_instance *inst, uint32_t param);
+/** Queues a breadth-first route over the layer's transition edges from its
+ * current state to `state`. Each queued edge fires once its exit time is
+ * reached, without its conditions. Returns false when no route exists. */
+bool rune_graph_travel(rune_graph_instance *inst, uint32_t layer, uint32_t state);
+
+/** One update: per layer, advance the current play, a live transition
+ * source, the layer weight fade and the transition timer; apply sync
+ * groups; then select at most one new transition per layer. Marker and
+ * loop signals of each layer's selected play (source before the fade's
+ * midpoint, destination after) go to `queue` under `source`. */
+void rune_graph_update(rune_graph_instance *inst, float dt, rune_signal_queue *queue, uint32_t source);
+/** Composes the layers in definition order into `out` (reset first) and
+ * remembers each layer's pose for a later interruption. */
+void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
+
+/** Current (destination) state of a layer. */
+uint32_t rune_graph_current_state(const rune_graph_instance *inst, uint32_t layer);
+/** Normalized progress of a layer's current play. */
+double rune_graph_state_progress(const rune_graph_instance *inst, uint32_t layer);
+/** True while a layer is cross-fading. */
+bool rune_graph_in_transition(const rune_graph_instance *inst, uint32_t layer);
+/** Fades a layer's weight to `weight` over `fade` seconds. */
+void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weight, float fade);
+
+/** A live play of a layer and its share of that layer (for root motion and
+ * tools). */
+typedef struct rune_graph_play_view {
+    const rune_motion_player *player;
+    float weight;    /**< share within the layer (1 - alpha or alpha) */
+    double from;     /**< progress before the last update */
+    double to;       /**< progress after it */
+} rune_graph_play_view;
+
+/** Lists up to 2 live plays of a layer (current first); returns the count. */
+size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out);
+
+#endif

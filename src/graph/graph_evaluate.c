@@ -1,0 +1,82 @@
+/* Graph evaluation: each layer's pose (a cross-fade is a weighted mean of
+ * source and destination, coverages included), then the layers composed in
+ * definition order: override by layer weight x mask x coverage, additive as
+ * a weighted delta from the clip's initial pose. */
+#include "graph_internal.h"
+#include "rune/mix.h"
+
+/* Samples one side of a fade (a play, or the frozen pose) into pose/ref. */
+static void side(rune_graph_instance *inst, layer_run *l, int32_t slot, bool frozen, bool additive,
+                 rune_pose *pose, rune_pose *ref)
+{
+    if (frozen) {
+        rune_pose_copy(pose, &l->pose[LP_FROZEN]);
+        rune_pose_copy(ref, &l->pose[LP_FROZEN_REF]);
+        return;
+    }
+    rune_motion_player *p = inst->slots[slot].player;
+    rune_motion_player_sample(p, pose);
+    if (additive)
+        rune_motion_player_sample_reference(p, ref);
+}
+
+static void mean2(rune_graph_instance *inst, const rune_pose *a, float wa, const rune_pose *b, float wb,
+                  rune_pose *out)
+{
+    rune_mix_accum_reset(&inst->acc);
+    rune_mix_accumulate(&inst->acc, a, wa);
+    rune_mix_accumulate(&inst->acc, b, wb);
+    rune_mix_accum_mean(&inst->acc, out);
+}
+
+static void layer_pose(rune_graph_instance *inst, size_t li)
+{
+    layer_run *l = &inst->layers[li];
+    bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
+    rune_pose *last = &l->pose[LP_LAST], *last_ref = &l->pose[LP_LAST_REF];
+    if (!l->fading) {
+        side(inst, l, l->cur, false, additive, last, last_ref);
+        return;
+    }
+    float a = rune__graph_alpha(l);
+    side(inst, l, l->src, l->frozen, additive, &l->pose[LP_A], &l->pose[LP_REF_A]);
+    side(inst, l, l->cur, false, additive, &l->pose[LP_B], &l->pose[LP_REF_B]);
+    mean2(inst, &l->pose[LP_A], 1.0f - a, &l->pose[LP_B], a, last);
+    if (additive)
+        mean2(inst, &l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
+}
+
+static float clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
+static void add_joint(rune_pose *out, size_t j, const rune_pose *p, const rune_pose *ref, float w)
+{
+    /* the delta from the initial pose, in the joint's local frame:
+     * p = ref * delta  ->  delta = ref^-1 * p */
+    rune_quat dq = rune_q_normalize(rune_q_mul(rune_q_conjugate(ref->r[j]), p->r[j]));
+    rune_vec3 dt = rune_v3_sub(p->t[j], ref->t[j]);
+    out->t[j] = rune_v3_add(out->t[j], rune_v3_scale(dt, w));
+    out->r[j] = rune_q_normalize(rune_q_mul(out->r[j], rune_q_slerp(rune_q_identity(), dq, w)));
+    out->coverage[j] += w * (1.0f - out->coverage[j]);
+}
+
+void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
+{
+    const rune_graph *g = inst->g;
+    rune_pose_reset(out);
+    for (size_t li = 0; li < g->layer_count; li++) {
+        layer_pose(inst, li);
+        const graph_layer *gl = &g->layers[li];
+        layer_run *l = &inst->layers[li];
+        const rune_pose *p = &l->pose[LP_LAST];
+        float lw = l->weight.weight;
+        for (size_t j = 0; j < out->count; j++) {
+            float w = clamp01(lw * gl->mask[j] * p->coverage[j]);
+            if (w <= 0.0f)
+                continue;
+            if (gl->blend == RUNE_LAYER_ADDITIVE)
+                add_joint(out, j, p, &l->pose[LP_LAST_REF], w);
+            else
+                rune_mix_overlay_joint(out, j, p->t[j], p->r[j], w);
+        }
+    }
+}

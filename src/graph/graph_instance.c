@@ -1,0 +1,143 @@
+/* Graph instances: creation (every player and pose up front), parameters,
+ * and read-only views for tools and root motion. */
+#include "graph_internal.h"
+#include "../base/alloc.h"
+
+#include <string.h>
+
+void rune_graph_instance_destroy(rune_graph_instance *inst)
+{
+    if (!inst)
+        return;
+    const rune_graph *g = inst->g;
+    rune_allocator a = inst->alloc;
+    for (size_t i = 0; inst->slots && i < 2 * g->state_count; i++)
+        rune_motion_player_destroy(inst->slots[i].player);
+    for (size_t li = 0; inst->layers && li < g->layer_count; li++)
+        for (size_t k = 0; k < LP_COUNT; k++)
+            rune_pose_release(&inst->layers[li].pose[k]);
+    rune_pose_release(&inst->acc);
+    rune__free(&a, inst->params, g->param_count, sizeof *inst->params);
+    rune__free(&a, inst->slots, 2 * g->state_count, sizeof *inst->slots);
+    rune__free(&a, inst->state_loops, g->state_count, sizeof *inst->state_loops);
+    rune__free(&a, inst->layers, g->layer_count, sizeof *inst->layers);
+    rune__free(&a, inst, 1, sizeof *inst);
+}
+
+static void start_layer(rune_graph_instance *inst, size_t li)
+{
+    const graph_layer *gl = &inst->g->layers[li];
+    layer_run *l = &inst->layers[li];
+    uint32_t s = gl->first_state + gl->initial_state;
+    l->cur = (int32_t)(2 * s);
+    l->src = -1;
+    inst->slots[l->cur].live = true;
+    l->weight = (rune_fade){gl->weight > 0.0f ? gl->weight : 0.0f, gl->weight > 0.0f ? gl->weight : 0.0f, 0.0f, false};
+}
+
+rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *const *bindings,
+                                       const rune_allocator *alloc, rune_graph_instance **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_graph_instance *inst = rune__calloc(alloc, 1, sizeof *inst);
+    if (!inst)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph instance");
+    inst->alloc = *alloc;
+    inst->g = g;
+    inst->params = rune__calloc(alloc, g->param_count, sizeof *inst->params);
+    inst->slots = rune__calloc(alloc, 2 * g->state_count, sizeof *inst->slots);
+    inst->state_loops = rune__calloc(alloc, g->state_count, sizeof *inst->state_loops);
+    inst->layers = rune__calloc(alloc, g->layer_count, sizeof *inst->layers);
+    rune_status st = RUNE_OK;
+    if (!inst->params || !inst->slots || !inst->state_loops || !inst->layers)
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph instance");
+    for (size_t i = 0; !st && i < 2 * g->state_count; i++) {
+        inst->slots[i].state = (uint32_t)(i / 2);
+        st = rune_motion_player_create(g->states[i / 2].motion, bindings, g->joint_count, alloc,
+                                       &inst->slots[i].player, err);
+    }
+    for (size_t li = 0; !st && li < g->layer_count; li++)
+        for (size_t k = 0; !st && k < LP_COUNT; k++)
+            st = rune_pose_init(&inst->layers[li].pose[k], g->joint_count, alloc, err);
+    if (!st)
+        st = rune_pose_init(&inst->acc, g->joint_count, alloc, err);
+    if (st) {
+        rune_graph_instance_destroy(inst);
+        return st;
+    }
+    for (size_t p = 0; p < g->param_count; p++)
+        inst->params[p] = g->params[p].initial;
+    for (size_t s = 0; s < g->state_count; s++)
+        inst->state_loops[s] = rune_motion_player_loops(inst->slots[2 * s].player);
+    for (size_t li = 0; li < g->layer_count; li++)
+        start_layer(inst, li);
+    *out = inst;
+    return RUNE_OK;
+}
+
+void rune_graph_set_param(rune_graph_instance *inst, uint32_t p, float value)
+{
+    if (p >= inst->g->param_count || !isfinite(value))
+        return;
+    rune_param_type type = inst->g->params[p].type;
+    if (type == RUNE_PARAM_BOOL || type == RUNE_PARAM_TRIGGER)
+        value = value != 0.0f ? 1.0f : 0.0f;
+    else if (type == RUNE_PARAM_INT)
+        value = truncf(value);
+    inst->params[p] = value;
+}
+
+float rune_graph_param(const rune_graph_instance *inst, uint32_t p)
+{
+    return p < inst->g->param_count ? inst->params[p] : 0.0f;
+}
+
+void rune_graph_trigger(rune_graph_instance *inst, uint32_t p)
+{
+    if (p < inst->g->param_count)
+        inst->params[p] = 1.0f;
+}
+
+float rune__graph_alpha(const layer_run *l)
+{
+    if (!l->fading || !(l->duration > 0.0f))
+        return 1.0f;
+    float a = l->elapsed / l->duration;
+    return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
+}
+
+uint32_t rune_graph_current_state(const rune_graph_instance *inst, uint32_t layer)
+{
+    return inst->slots[inst->layers[layer].cur].state - inst->g->layers[layer].first_state;
+}
+
+double rune_graph_state_progress(const rune_graph_instance *inst, uint32_t layer)
+{
+    return rune_motion_player_progress(inst->slots[inst->layers[layer].cur].player);
+}
+
+bool rune_graph_in_transition(const rune_graph_instance *inst, uint32_t layer)
+{
+    return inst->layers[layer].fading;
+}
+
+void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weight, float fade)
+{
+    if (layer < inst->g->layer_count)
+        rune_fade_to(&inst->layers[layer].weight, weight, fade);
+}
+
+size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out)
+{
+    const layer_run *l = &inst->layers[layer];
+    float a = rune__graph_alpha(l);
+    size_t n = 0;
+    const play_slot *c = &inst->slots[l->cur];
+    out[n++] = (rune_graph_play_view){c->player, a, c->from, rune_motion_player_progress(c->player)};
+    if (l->fading && !l->frozen && l->src >= 0) {
+        const play_slot *s = &inst->slots[l->src];
+        out[n++] = (rune_graph_play_view){s->player, 1.0f - a, s->from, rune_motion_player_progress(s->player)};
+    }
+    return n;
+}

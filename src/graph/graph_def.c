@@ -64,7 +64,7 @@ static rune_status validate(const rune_graph_desc *d, const rune_rig *rig, rune_
             if (st)
                 return st;
         }
-        for (size_t m = 0; m < l->mask_count; m++)
+        for (size_t m = 0; l->mask && m < l->mask_count; m++)
             if (l->mask[m].joint < 0 || (size_t)l->mask[m].joint >= rune_rig_joint_count(rig) ||
                 !isfinite(l->mask[m].weight))
                 return rune_fail(err, RUNE_E_INVALID, "layers[%zu].mask[%zu]: bad joint or weight", li, m);

@@ -1,0 +1,214 @@
+/* Unit tests of src/graph (and the rig's masks): mask resolution, the
+ * event-based phase map of sync groups, graph validation, and that running
+ * a graph allocates nothing per frame. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rune/graph.h"
+#include "../../src/graph/graph_internal.h"
+#include "counting_alloc.h"
+
+#define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
+#define J(part, parent) {part, parent, {{0, 0, 0}, {0, 0, 0, 1}}}
+
+static void test_mask_resolution(void **state)
+{
+    (void)state;
+    const rune_joint_desc joints[] = {J("Root", NULL), J("Spine", "Root"), J("Neck", "Spine"),
+                                      J("Head", "Neck"), J("Jaw", "Head"), J("Leg", "Root")};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(joints, 6, NULL, &rig, NULL), RUNE_OK);
+    /* Spine .8 propagating; Head .3 propagating (overrides for its subtree);
+     * Neck .1 not propagating */
+    const rune_mask_entry e[] = {{1, 0.8f, true}, {3, 0.3f, true}, {2, 0.1f, false}};
+    float w[6];
+    rune_mask_resolve(rig, e, 3, w);
+    near(w[0], 0, 0);    /* Root: nothing above */
+    near(w[1], 0.8f, 0); /* Spine: own */
+    near(w[2], 0.1f, 0); /* Neck: own entry overrides the inherited .8 */
+    near(w[3], 0.3f, 0); /* Head: own */
+    near(w[4], 0.3f, 0); /* Jaw: nearest propagating ancestor is Head */
+    near(w[5], 0, 0);    /* Leg: no applicable entry */
+    /* a joint under a non-propagating entry looks through it */
+    const rune_mask_entry e2[] = {{1, 0.8f, true}, {2, 0.1f, false}};
+    rune_mask_resolve(rig, e2, 2, w);
+    near(w[3], 0.8f, 0);
+    rune_rig_destroy(rig);
+}
+
+static rune_clip *marker_clip(const char *id, float length, const rune_marker_desc *m, size_t n)
+{
+    rune_key_pose_desc p = {"", "Root", {0, 0, 0}, {0, 0, 0, 1}, 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+    rune_keyframe_desc kf[2] = {{0.0f, &p, 1}, {length, &p, 1}};
+    rune_sequence_desc d = {id, 0, true, 0, kf, 2, m, n};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static void test_sync_map_time(void **state)
+{
+    (void)state;
+    const rune_marker_desc wm[] = {{0.125f, "left", ""}, {0.375f, "right", ""}, {0.625f, "left", ""},
+                                   {0.875f, "right", ""}};
+    const rune_marker_desc rm[] = {{0.2f, "left", ""}, {0.9f, "right", ""}};
+    rune_clip *walk = marker_clip("walk", 1.0f, wm, 4), *run = marker_clip("run", 1.4f, rm, 2);
+    float t;
+    /* .6: after the 1st right (.375), before left (.625): u = .9 ->
+     * run right .9 .. left 1.6: .9 + .9 * .7 = 1.53 -> .13 */
+    assert_true(rune__sync_map_time(walk, 0.6f, run, &t));
+    near(t, 0.13f, 1e-5f);
+    /* .7: after the 2nd left: u = .3 -> .2 + .3 * .7 = .41 */
+    assert_true(rune__sync_map_time(walk, 0.7f, run, &t));
+    near(t, 0.41f, 1e-5f);
+    /* .05: before the first event: between last cycle's right (-.125) and
+     * left (.125): u = (.05 + .125) / .25 = .7. That right is the 2nd
+     * occurrence -> run's only right (.9 - 1.4 = -.5 .. left .2):
+     * -.5 + .7 * .7 = -.01 -> wrapped 1.39 */
+    assert_true(rune__sync_map_time(walk, 0.05f, run, &t));
+    near(t, 1.39f, 1e-5f);
+    /* reverse: run .55 (between left .2 and right .9, u = .5) -> walk's
+     * 1st left .125 .. right .375: .25 */
+    assert_true(rune__sync_map_time(run, 0.55f, walk, &t));
+    near(t, 0.25f, 1e-5f);
+    /* no shared names: no map */
+    const rune_marker_desc other[] = {{0.5f, "clap", ""}};
+    rune_clip *clap = marker_clip("clap", 1.0f, other, 1);
+    assert_false(rune__sync_map_time(walk, 0.5f, clap, &t));
+    rune_clip_destroy(clap);
+    rune_clip_destroy(walk);
+    rune_clip_destroy(run);
+}
+
+typedef struct world {
+    rune_rig *rig;
+    rune_clip *clip[2];
+    rune_binding *bind[2];
+    rune_motion *motion[2];
+} world;
+
+static void make_world(world *w, const rune_allocator *a)
+{
+    const rune_joint_desc joints[] = {J("Root", NULL), J("Arm", "Root")};
+    assert_int_equal(rune_rig_create(joints, 2, a, &w->rig, NULL), RUNE_OK);
+    for (int i = 0; i < 2; i++) {
+        rune_key_pose_desc p0 = {"Root", "Arm", {0, 0, 0}, {0, 0, 0, 1}, 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        rune_key_pose_desc p1 = p0;
+        p1.t.x = (float)(i + 1);
+        rune_keyframe_desc kf[2] = {{0.0f, &p0, 1}, {1.0f, &p1, 1}};
+        rune_marker_desc m[1] = {{0.5f, "tick", ""}};
+        rune_sequence_desc d = {i ? "b" : "a", 0, true, 0, kf, 2, m, 1};
+        assert_int_equal(rune_clip_compile(&d, a, &w->clip[i], NULL), RUNE_OK);
+        assert_int_equal(rune_binding_create(w->rig, w->clip[i], 0, a, &w->bind[i], NULL), RUNE_OK);
+        rune_motion_sample_desc s = {-1, (uint32_t)i, 0, {0, 0}, 1};
+        rune_motion_node_desc n = {RUNE_MOTION_CLIP, 0, 0, 0, &s, 1};
+        assert_int_equal(rune_motion_create(&n, 1, 1, 2, a, &w->motion[i], NULL), RUNE_OK);
+    }
+}
+
+static void free_world(world *w)
+{
+    for (int i = 0; i < 2; i++) {
+        rune_motion_destroy(w->motion[i]);
+        rune_binding_destroy(w->bind[i]);
+        rune_clip_destroy(w->clip[i]);
+    }
+    rune_rig_destroy(w->rig);
+}
+
+static void test_graph_validation(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_param_desc params[1] = {{RUNE_PARAM_FLOAT, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, -1}, {w.motion[1], 1, -1}};
+    rune_condition_desc trig_on_float = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc t = {0, 1, 0.1f, false, 0, true, &trig_on_float, 1};
+    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 1, states, 2, 0, &t, 1, NULL, 0};
+    rune_graph_desc d = {params, 1, &layer, 1};
+    rune_graph *g;
+    rune_error err;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "layers[0].transitions[0].conditions[0]: only triggers"));
+    t.condition_count = 0;
+    t.to = 5;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "layers[0].transitions[0].to"));
+    t.to = 1;
+    rune_mask_entry m = {9, 1, false};
+    layer.mask = &m;
+    layer.mask_count = 1;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "layers[0].mask[0]"));
+    layer.mask = NULL;
+    layer.initial_state = 2;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
+    layer.initial_state = 0;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_OK);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
+static void test_graph_frames_allocate_nothing(void **state)
+{
+    (void)state;
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    world w;
+    make_world(&w, &ca.iface);
+    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, 0}, {w.motion[1], 1, 0}};
+    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc ts[2] = {{0, 1, 0.3f, false, 0, true, &go, 1}, {1, 0, 0.3f, true, 0.5f, true, NULL, 0}};
+    rune_layer_desc layers[2] = {{RUNE_LAYER_OVERRIDE, 1, states, 2, 0, ts, 2, NULL, 0},
+                                 {RUNE_LAYER_ADDITIVE, 0.5f, states, 2, 1, NULL, 0, NULL, 0}};
+    rune_graph_desc d = {params, 1, layers, 2};
+    rune_graph *g;
+    rune_graph_instance *inst;
+    assert_int_equal(rune_graph_create(&d, w.rig, &ca.iface, &g, NULL), RUNE_OK);
+    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
+    assert_int_equal(rune_graph_instance_create(g, binds, &ca.iface, &inst, NULL), RUNE_OK);
+    rune_signal_queue q;
+    assert_int_equal(rune_signal_queue_init(&q, 64, &ca.iface, NULL), RUNE_OK);
+    rune_pose out;
+    assert_int_equal(rune_pose_init(&out, 2, &ca.iface, NULL), RUNE_OK);
+    size_t before = ca.allocs;
+    size_t transitions = 0;
+    for (int f = 0; f < 1000; f++) {
+        if (f % 37 == 0)
+            rune_graph_trigger(inst, 0);
+        if (f % 101 == 0)
+            rune_graph_travel(inst, 0, (uint32_t)(f / 101 % 2));
+        bool was = rune_graph_in_transition(inst, 0);
+        rune_graph_update(inst, 1.0f / 60.0f, &q, 1);
+        transitions += !was && rune_graph_in_transition(inst, 0);
+        rune_graph_evaluate(inst, &out);
+        for (size_t j = 0; j < 2; j++)
+            assert_true(isfinite(out.t[j].x) && isfinite(out.r[j].w) && isfinite(out.coverage[j]));
+        rune_signal_queue_clear(&q);
+    }
+    assert_int_equal(ca.allocs, before);
+    assert_true(transitions > 10); /* the loop really cross-faded */
+    rune_pose_release(&out);
+    rune_signal_queue_release(&q);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+    assert_int_equal(ca.live_bytes, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mask_resolution),
+        cmocka_unit_test(test_sync_map_time),
+        cmocka_unit_test(test_graph_validation),
+        cmocka_unit_test(test_graph_frames_allocate_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -2,6 +2,7 @@
  * so a user can find the offending value: "clips[0].keyframes[2].time:
  * expected a number". */
 #include "json_read.h"
+#include "rune/clip.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -189,4 +190,25 @@ rune_status jr_xform(json_t *obj, const char *key, const char *path, rune_xform 
     if (!st)
         st = jr_quat(v, "r", p, &out->r, err);
     return st;
+}
+
+rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err)
+{
+    json_t *v = json_object_get(obj, "priority");
+    *out = RUNE_PRIORITY_CORE;
+    if (!v)
+        return RUNE_OK;
+    char p[JR_PATH_MAX];
+    jr_join(p, path, "priority");
+    if (json_is_string(v)) {
+        int pr = rune_priority_from_name(json_string_value(v));
+        if (pr < 0)
+            return rune_fail(err, RUNE_E_INVALID, "%s: unknown priority \"%s\"", p, json_string_value(v));
+        *out = pr;
+        return RUNE_OK;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= RUNE_PRIORITY_COUNT)
+        return rune_fail(err, RUNE_E_INVALID, "%s: expected a priority name or 0..%d", p, RUNE_PRIORITY_COUNT - 1);
+    *out = (int)json_integer_value(v);
+    return RUNE_OK;
 }

@@ -39,6 +39,10 @@ rune_status jr_object(json_t *v, const char *path, rune_error *err);
 /** Reads {"t": [...], "r": [...]} at key (identity when absent). */
 rune_status jr_xform(json_t *obj, const char *key, const char *path, rune_xform *out, rune_error *err);
 
+/** Reads "priority": a rank name ("core" .. "action4") or an integer 0..6;
+ * RUNE_PRIORITY_CORE when absent. */
+rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err);
+
 /** Writes "path.key" (or "key" when path is empty) into buf. */
 const char *jr_join(char *buf, const char *path, const char *key);
 

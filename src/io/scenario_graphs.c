@@ -26,20 +26,6 @@ int32_t rune__scenario_motion_index(const rune_scenario *s, const char *id)
     return -1;
 }
 
-static rune_status read_priority(gl *G, json_t *obj, const char *path, int *out)
-{
-    json_t *pr = json_object_get(obj, "priority");
-    *out = RUNE_PRIORITY_CORE;
-    if (!pr)
-        return RUNE_OK;
-    int p = json_is_string(pr) ? rune_priority_from_name(json_string_value(pr))
-                               : (json_is_integer(pr) ? (int)json_integer_value(pr) : -1);
-    if (p < 0 || p >= RUNE_PRIORITY_COUNT)
-        return rune_fail(G->err, RUNE_E_INVALID, "%s.priority: expected a priority name or 0..6", path);
-    *out = p;
-    return RUNE_OK;
-}
-
 /* Declared parameter of this graph with that name; -1 if undeclared. */
 static int32_t declared(const rune_scenario_graph *g, const rune_scenario *s, const char *name)
 {
@@ -315,7 +301,7 @@ rune_status rune__scenario_load_graphs(json_t *root, rune_scenario *s, rune__are
         rune_scenario_graph *g = &s->graphs[i];
         gl G = {arena, err, s, g, {0}, 0};
         if ((st = jr_object(j, path, err)) || (st = jr_string(j, "id", path, true, NULL, arena, &g->id, err)) ||
-            (st = read_priority(&G, j, path, &g->priority)) || (st = load_params(&G, j, path)) ||
+            (st = jr_priority(j, path, &g->priority, err)) || (st = load_params(&G, j, path)) ||
             (st = jr_array(j, "layers", path, true, &layers, err)))
             return st;
         for (size_t k = 0; k < i; k++)

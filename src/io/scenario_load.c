@@ -43,29 +43,6 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
     return RUNE_OK;
 }
 
-static rune_status read_priority(loader *L, json_t *obj, const char *path, int def, int *out)
-{
-    json_t *v = json_object_get(obj, "priority");
-    *out = def;
-    if (!v)
-        return RUNE_OK;
-    char p[JR_PATH_MAX];
-    jr_join(p, path, "priority");
-    if (json_is_string(v)) {
-        int pr = rune_priority_from_name(json_string_value(v));
-        if (pr < 0)
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown priority \"%s\"", p, json_string_value(v));
-        *out = pr;
-        return RUNE_OK;
-    }
-    long long x;
-    rune_status st = jr_int(obj, "priority", path, false, def, 0, RUNE_PRIORITY_COUNT - 1, &x, L->err);
-    if (st && json_is_integer(v) == 0)
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: expected a priority name or 0..%d", p, RUNE_PRIORITY_COUNT - 1);
-    *out = (int)x;
-    return st;
-}
-
 static rune_status read_easing(loader *L, json_t *obj, const char *path, rune_key_pose_desc *d)
 {
     json_t *e = json_object_get(obj, "easing"), *dir = json_object_get(obj, "direction");
@@ -184,7 +161,7 @@ static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
         if ((st = jr_object(c, path, L->err)) || (st = jr_string(c, "id", path, true, NULL, L->arena, &d->id, L->err)) ||
             (st = jr_int(c, "revision", path, false, 0, 0, UINT32_MAX, &rev, L->err)) ||
             (st = jr_bool(c, "loop", path, false, &d->loop, L->err)) ||
-            (st = read_priority(L, c, path, RUNE_PRIORITY_CORE, &d->priority)) ||
+            (st = jr_priority(c, path, &d->priority, L->err)) ||
             (st = load_keyframes(L, c, path, d)) || (st = load_markers(L, c, path, d)))
             return st;
         d->revision = (uint32_t)rev;

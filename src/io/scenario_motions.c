@@ -192,15 +192,8 @@ rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__ar
         snprintf(path, sizeof path, "motions[%zu]", i);
         rune_scenario_motion *sm = &s->motions[i];
         json_t *m = json_array_get(motions, i);
-        json_t *pr = json_object_get(m, "priority");
-        sm->priority = RUNE_PRIORITY_CORE;
-        if (pr) {
-            int p = json_is_string(pr) ? rune_priority_from_name(json_string_value(pr))
-                                       : (json_is_integer(pr) ? (int)json_integer_value(pr) : -1);
-            if (p < 0 || p >= RUNE_PRIORITY_COUNT)
-                return rune_fail(err, RUNE_E_INVALID, "%s.priority: expected a priority name or 0..6", path);
-            sm->priority = p;
-        }
+        if ((st = jr_priority(m, path, &sm->priority, err)))
+            return st;
         F.nodes = rune__arena_array(arena, RUNE_MOTION_MAX_LEAVES, sizeof *F.nodes);
         if (!F.nodes)
             return nomem(&F);

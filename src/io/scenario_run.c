@@ -457,6 +457,17 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
     }
 }
 
+/* Ends a run whose stop fade finished (raising `stopped`); true if it did. */
+static bool retire(rune_signal_queue *q, const rune_fade *fade, uint32_t handle, bool *live)
+{
+    if (!rune_fade_finished(fade))
+        return false;
+    rune_event e = {RUNE_EVENT_STOPPED, handle, NULL, NULL, 0.0f};
+    rune_signal_queue_push(q, &e);
+    *live = false;
+    return true;
+}
+
 /* Advances live motion tracks and graph instances, retires finished ones,
  * and evaluates the rest into r->extra; returns how many it wrote. */
 static size_t advance_motions(runner *r, float dt)
@@ -470,17 +481,10 @@ static size_t advance_motions(runner *r, float dt)
         rune_fade_advance(&t->fade, dt);
         rune_motion_player_set_params(t->player, t->params);
         rune_motion_player_advance(t->player, dt, t->speed, q, t->handle);
-        if (rune_fade_finished(&t->fade)) {
-            rune_event e = {RUNE_EVENT_STOPPED, t->handle, NULL, NULL, 0.0f};
-            rune_signal_queue_push(q, &e);
-            t->live = false;
-            continue;
+        if (!retire(q, &t->fade, t->handle, &t->live)) {
+            rune_motion_player_sample(t->player, &t->pose);
+            r->extra[k++] = (rune_contribution){&t->pose, t->fade.weight, t->priority};
         }
-        rune_motion_player_sample(t->player, &t->pose);
-        r->extra[k].pose = &t->pose;
-        r->extra[k].weight = t->fade.weight;
-        r->extra[k].priority = t->priority;
-        k++;
     }
     for (size_t i = 0; i < r->grun_next; i++) {
         graph_run *g = &r->gruns[i];
@@ -488,17 +492,10 @@ static size_t advance_motions(runner *r, float dt)
             continue;
         rune_fade_advance(&g->fade, dt);
         rune_graph_update(g->inst, dt, q, g->handle);
-        if (rune_fade_finished(&g->fade)) {
-            rune_event e = {RUNE_EVENT_STOPPED, g->handle, NULL, NULL, 0.0f};
-            rune_signal_queue_push(q, &e);
-            g->live = false;
-            continue;
+        if (!retire(q, &g->fade, g->handle, &g->live)) {
+            rune_graph_evaluate(g->inst, &g->pose);
+            r->extra[k++] = (rune_contribution){&g->pose, g->fade.weight, g->priority};
         }
-        rune_graph_evaluate(g->inst, &g->pose);
-        r->extra[k].pose = &g->pose;
-        r->extra[k].weight = g->fade.weight;
-        r->extra[k].priority = g->priority;
-        k++;
     }
     return k;
 }

@@ -118,8 +118,13 @@ size_t rune_motion_player_leaf_count(const rune_motion_player *player);
 float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
 float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
 uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
+/** The binding a leaf samples through. */
+const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *player, size_t leaf);
 /** The compiled clip a leaf plays. */
 const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *player, size_t leaf);
+/** Unwrapped clip time of a leaf at a given progress (progress x length,
+ * negated for a negative leaf speed). */
+double rune_motion_player_leaf_clock(const rune_motion_player *player, size_t leaf, double progress);
 /** Clip time the leaf samples at the current progress. */
 float rune_motion_player_leaf_time(const rune_motion_player *player, size_t leaf);
 /** Index of the most heavily weighted leaf, or -1 when none is active. */

@@ -14,6 +14,7 @@
 #include "rune/mix.h"
 #include "rune/blend.h"
 #include "rune/graph.h"
+#include "rune/root.h"
 
 typedef enum rune_command_kind {
     RUNE_CMD_PLAY = 0,
@@ -119,6 +120,8 @@ typedef struct rune_scenario {
     size_t command_count;
     float dt;
     int frames;
+    bool root_motion;       /**< extract root motion (default true) */
+    const char *root_joint; /**< NULL: the rig's first joint */
 } rune_scenario;
 
 /** Most frames a scenario may ask for. */
@@ -143,11 +146,6 @@ typedef struct rune_scenario_event {
     const char *value;
     float time;
 } rune_scenario_event;
-
-/** Root travel of one frame (model space, metres and radians). */
-typedef struct rune_root_delta {
-    float dx, dz, yaw;
-} rune_root_delta;
 
 /** What a run reports after each frame. Pointers are valid during the
  * callback only. */

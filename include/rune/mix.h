@@ -117,6 +117,13 @@ rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution 
                                    rune_error *err);
 /** The final motor transforms of the last evaluation. */
 const rune_pose *rune_animator_pose(const rune_animator *anim);
+/** The final pose for post-processing before signals are delivered (root
+ * motion removal, for instance). */
+rune_pose *rune_animator_pose_edit(rune_animator *anim);
+/** Live track number i (0 <= i < slot count; NULL for a free slot), for
+ * iterating: for (i = 0; i < rune_animator_slot_count(a); i++). */
+const rune_track *rune_animator_slot(const rune_animator *anim, size_t i);
+size_t rune_animator_slot_count(const rune_animator *anim);
 /** How many composition passes have run (tests the final-pass rule). */
 size_t rune_animator_passes(const rune_animator *anim);
 

@@ -80,6 +80,8 @@ typedef struct rune_track {
     float time;          /**< sample time: [0, length) looping, [0, length] not */
     float speed;         /**< clip seconds per second; negative plays backwards */
     rune_fade fade;      /**< playback weight */
+    double step_from;    /**< the last advance's interval in unwrapped clip */
+    double step_to;      /**< time (clamped for nonlooping clips) */
 } rune_track;
 
 /** Parameters of a play request. */

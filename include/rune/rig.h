@@ -89,6 +89,14 @@ void rune_pose_reset(rune_pose *pose);
 /** Copies min(dst->count, src->count) joints. */
 void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
+/** Model-space transform of every joint (rune_rig_joint_count entries):
+ * model(j) = model(parent) * frame(j) * pose(j), parents first. */
+void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
+/** The same as column-major 4x4 matrices (m[col * 4 + row]). */
+void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
+/** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
+void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
+
 /** Which joint each track of a clip drives on one rig layout. */
 typedef struct rune_binding rune_binding;
 
@@ -105,6 +113,9 @@ const rune_clip *rune_binding_clip(const rune_binding *binding);
 int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
 size_t rune_binding_bound_count(const rune_binding *binding);
+
+/** The track that drives `joint`, or -1. */
+int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
 
 /** Samples the clip at time t into `pose` (joint count of the bound rig):
  * unkeyed joints get identity and coverage 0. */

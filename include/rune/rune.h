@@ -10,6 +10,7 @@
 #include "rune/mix.h"
 #include "rune/blend.h"
 #include "rune/graph.h"
+#include "rune/root.h"
 #include "rune/io.h"
 
 #endif

@@ -137,16 +137,15 @@ void rune_motion_player_set_progress(rune_motion_player *p, double progress)
     p->progress = isfinite(progress) ? progress : 0.0;
 }
 
-/* Unwrapped clip time of a leaf at a progress: leaves with negative speed
- * run backwards through their clip. */
-static double leaf_clock(const rune_motion_player *p, size_t i, double progress)
+/* Leaves with negative speed run backwards through their clip. */
+double rune_motion_player_leaf_clock(const rune_motion_player *p, size_t i, double progress)
 {
     return progress * p->length[i] * (p->speed[i] < 0.0f ? -1.0 : 1.0);
 }
 
 float rune_motion_player_leaf_time(const rune_motion_player *p, size_t i)
 {
-    double t = leaf_clock(p, i, p->progress);
+    double t = rune_motion_player_leaf_clock(p, i, p->progress);
     if (p->loop[i])
         return rune_wrap_time(t, p->length[i]);
     return (float)fmin(fmax(t, 0.0), (double)p->length[i]);
@@ -170,7 +169,7 @@ void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, ru
     int32_t dom = rune_motion_player_dominant_leaf(p);
     if (dom >= 0) {
         const rune_clip *clip = rune_binding_clip(p->binding[dom]);
-        double a = leaf_clock(p, (size_t)dom, from), b = leaf_clock(p, (size_t)dom, to);
+        double a = rune_motion_player_leaf_clock(p, (size_t)dom, from), b = rune_motion_player_leaf_clock(p, (size_t)dom, to);
         if (p->loop[dom]) {
             rune_queue_loops(q, source, rune_walk_markers(clip, a, b, p->length[dom], source, q));
         } else {
@@ -212,3 +211,4 @@ const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player 
 {
     return rune_binding_clip(p->binding[i]);
 }
+const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *p, size_t i) { return p->binding[i]; }

@@ -468,7 +468,9 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
         (st = rune__scenario_load_graphs(root, s, L->arena, L->err)) ||
         (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||
         (st = jr_int(root, "frames", "", false, 1, 0, RUNE_SCENARIO_MAX_FRAMES, &frames, L->err)) ||
-        (st = load_commands(L, root, s)))
+        (st = load_commands(L, root, s)) ||
+        (st = jr_bool(root, "root_motion", "", true, &s->root_motion, L->err)) ||
+        (st = jr_string(root, "root_joint", "", false, NULL, L->arena, &s->root_joint, L->err)))
         return st;
     s->frames = (int)frames;
     return RUNE_OK;

@@ -17,6 +17,7 @@ typedef struct motion_track {
     uint32_t handle;
     float *params;
     bool live;
+    double from, to; /* progress over the last advance (root motion) */
 } motion_track;
 
 /* A running graph instance. */
@@ -59,6 +60,7 @@ typedef struct runner {
     uint32_t *control_id;   /* per command (controls only) */
     rune_scenario_event *events;
     size_t event_count;
+    int32_t root; /* root-motion joint, -1 when disabled */
 } runner;
 
 static size_t clip_index(const rune_scenario *s, const char *id)
@@ -303,6 +305,14 @@ static rune_status prepare(runner *r, rune_error *err)
     }
     if ((st = prepare_motions(r, err)) || (st = prepare_graphs(r, err)))
         return st;
+    r->root = -1;
+    if (s->root_motion && s->root_joint) {
+        r->root = rune_rig_find(r->rig, s->root_joint);
+        if (r->root < 0)
+            return rune_fail(err, RUNE_E_INVALID, "root_joint: no joint \"%s\" in the rig", s->root_joint);
+    } else if (s->root_motion && rune_rig_joint_count(r->rig) > 0) {
+        r->root = 0;
+    }
     /* runs are claimed again, in order, as their commands execute */
     r->mtrack_next = 0;
     r->grun_next = 0;
@@ -480,7 +490,9 @@ static size_t advance_motions(runner *r, float dt)
             continue;
         rune_fade_advance(&t->fade, dt);
         rune_motion_player_set_params(t->player, t->params);
+        t->from = rune_motion_player_progress(t->player);
         rune_motion_player_advance(t->player, dt, t->speed, q, t->handle);
+        t->to = rune_motion_player_progress(t->player);
         if (!retire(q, &t->fade, t->handle, &t->live)) {
             rune_motion_player_sample(t->player, &t->pose);
             r->extra[k++] = (rune_contribution){&t->pose, t->fade.weight, t->priority};
@@ -498,6 +510,59 @@ static size_t advance_motions(runner *r, float dt)
         }
     }
     return k;
+}
+
+/* Root travel of this frame: from the first live graph instance's first
+ * layer, else from the lowest-priority live track (the earliest started
+ * among equals), weighted by min(1, its weight). */
+static rune_root_delta root_motion(runner *r)
+{
+    rune_root_delta none = {0.0f, 0.0f, 0.0f};
+    if (r->root < 0)
+        return none;
+    rune_xform frame = rune_rig_frame(r->rig, (size_t)r->root);
+    rune_vec3 up = rune_root_up_axis(frame);
+    rune_root_travel acc = {{0.0f, 0.0f, 0.0f}, 0.0f};
+    for (size_t i = 0; i < r->grun_next; i++) {
+        if (!r->gruns[i].live)
+            continue;
+        rune_graph_play_view v[2];
+        size_t n = rune_graph_layer_plays(r->gruns[i].inst, 0, v);
+        for (size_t k = 0; k < n; k++)
+            rune_root_motion_travel(v[k].player, r->root, up, v[k].from, v[k].to, v[k].weight, &acc);
+        return rune_root_to_model(frame, acc);
+    }
+    const rune_track *best = NULL;
+    const motion_track *best_m = NULL;
+    int prio = RUNE_PRIORITY_COUNT;
+    uint32_t handle = UINT32_MAX;
+    for (size_t i = 0; i < rune_animator_slot_count(r->anim); i++) {
+        const rune_track *t = rune_animator_slot(r->anim, i);
+        if (t && (t->priority < prio || (t->priority == prio && t->handle < handle))) {
+            best = t;
+            prio = t->priority;
+            handle = t->handle;
+        }
+    }
+    for (size_t i = 0; i < r->mtrack_next; i++) {
+        const motion_track *m = &r->mtracks[i];
+        if (m->live && (m->priority < prio || (m->priority == prio && m->handle < handle))) {
+            best_m = m;
+            best = NULL;
+            prio = m->priority;
+            handle = m->handle;
+        }
+    }
+    if (best) {
+        float w = fminf(1.0f, best->fade.weight);
+        rune_root_travel t = rune_root_clip_travel(best->binding, r->root, up, best->step_from, best->step_to);
+        acc.t = rune_v3_scale(t.t, w);
+        acc.yaw = w * t.yaw;
+    } else if (best_m) {
+        rune_root_motion_travel(best_m->player, r->root, up, best_m->from, best_m->to,
+                                fminf(1.0f, best_m->fade.weight), &acc);
+    }
+    return rune_root_to_model(frame, acc);
 }
 
 static void collect(void *user, const rune_event *e)
@@ -531,10 +596,13 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
         size_t extra = advance_motions(&r, s->dt);
         if ((st = rune_animator_evaluate(r.anim, r.extra, extra, err)))
             break;
+        rune_root_delta root = root_motion(&r);
+        if (r.root >= 0)
+            rune_root_strip(rune_animator_pose_edit(r.anim), r.root, rune_rig_frame(r.rig, (size_t)r.root));
         r.event_count = 0;
         rune_animator_deliver(r.anim, collect, &r);
         rune_frame_report rep = {f, (double)(f + 1) * s->dt, r.rig, rune_animator_pose(r.anim), r.events,
-                                 r.event_count, {0.0f, 0.0f, 0.0f}};
+                                 r.event_count, root};
         if (fn)
             fn(user, &rep);
     }

@@ -228,6 +228,13 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
 
 const rune_pose *rune_animator_pose(const rune_animator *a) { return &a->pose; }
 size_t rune_animator_passes(const rune_animator *a) { return a->passes; }
+rune_pose *rune_animator_pose_edit(rune_animator *a) { return &a->pose; }
+size_t rune_animator_slot_count(const rune_animator *a) { return a->slot_count; }
+
+const rune_track *rune_animator_slot(const rune_animator *a, size_t i)
+{
+    return i < a->slot_count && a->slots[i].live ? &a->slots[i].track : NULL;
+}
 
 void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
 {

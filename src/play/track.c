@@ -21,6 +21,7 @@ void rune_track_start(rune_track *tr, const rune_binding *binding, const rune_pl
     if (isfinite(p->time))
         tr->time = tr->loop ? rune_wrap_time(p->time, tr->length) : fminf(fmaxf(p->time, 0.0f), tr->length);
     tr->fade = (rune_fade){0.0f, 0.0f, 0.0f, false};
+    tr->step_from = tr->step_to = tr->time;
     rune_fade_to(&tr->fade, p->weight, p->fade);
 }
 

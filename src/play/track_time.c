@@ -82,8 +82,12 @@ static double advance_time(rune_track *tr, float dt, rune_signal_queue *q)
             to = end;
         rune_walk_markers(tr->clip, from, to, 0.0, tr->handle, q);
         tr->time = (float)to;
+        tr->step_from = from;
+        tr->step_to = to;
         return 0.0;
     }
+    tr->step_from = from;
+    tr->step_to = to;
     double loops = rune_walk_markers(tr->clip, from, to, tr->length, tr->handle, q);
     tr->time = rune_wrap_time(to, tr->length);
     return loops;

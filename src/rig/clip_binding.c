@@ -84,6 +84,14 @@ const rune_clip *rune_binding_clip(const rune_binding *b) { return b->clip; }
 int32_t rune_binding_joint(const rune_binding *b, size_t track) { return b->joint_of_track[track]; }
 size_t rune_binding_bound_count(const rune_binding *b) { return b->bound; }
 
+int32_t rune_binding_track_of(const rune_binding *b, int32_t joint)
+{
+    for (size_t k = 0; k < b->track_count; k++)
+        if (b->joint_of_track[k] == joint)
+            return (int32_t)k;
+    return -1;
+}
+
 void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
 {
     rune_pose_reset(pose);

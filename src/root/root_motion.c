@@ -1,0 +1,113 @@
+/* Root-motion extraction: root-track travel across loop boundaries, the
+ * weighted travel of plays, conversion through the root frame, and removal
+ * of horizontal travel and yaw from the root pose. */
+#include "rune/root.h"
+
+#define PI_D 3.14159265358979323846
+
+static double wrap_angle(double a)
+{
+    a = fmod(a + PI_D, 2.0 * PI_D);
+    if (a < 0.0)
+        a += 2.0 * PI_D;
+    return a - PI_D;
+}
+
+/* Twist angle of q about the unit axis (radians, in (-2pi, 2pi]). */
+static double twist_angle(rune_quat q, rune_vec3 axis)
+{
+    double along = (double)q.x * axis.x + (double)q.y * axis.y + (double)q.z * axis.z;
+    return 2.0 * atan2(along, (double)q.w);
+}
+
+rune_vec3 rune_root_up_axis(rune_xform frame)
+{
+    return rune_q_rotate(rune_q_conjugate(frame.r), rune_v3(0.0f, 1.0f, 0.0f));
+}
+
+typedef struct root_sample {
+    rune_vec3 t;
+    double yaw;
+} root_sample;
+
+static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double t)
+{
+    rune_key_sample s;
+    rune_clip_sample_track(clip, (size_t)track, (float)t, &s);
+    root_sample r = {s.t, twist_angle(s.r, up)};
+    return r;
+}
+
+rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to)
+{
+    rune_root_travel out = {{0.0f, 0.0f, 0.0f}, 0.0f};
+    const rune_clip *clip = rune_binding_clip(b);
+    int32_t track = rune_binding_track_of(b, root);
+    double len = rune_clip_length(clip);
+    if (track < 0 || !isfinite(from) || !isfinite(to) || from == to)
+        return out;
+    double cycles = 0.0;
+    if (rune_clip_loops(clip) && len > 0.0) {
+        double ca = floor(from / len), cb = floor(to / len);
+        cycles = cb - ca;
+        from -= ca * len;
+        to -= cb * len;
+    } else {
+        from = fmin(fmax(from, 0.0), len);
+        to = fmin(fmax(to, 0.0), len);
+    }
+    root_sample a = sample(clip, track, up, from), b2 = sample(clip, track, up, to);
+    double yaw = wrap_angle(b2.yaw - a.yaw);
+    double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
+    if (cycles != 0.0) {
+        root_sample s0 = sample(clip, track, up, 0.0), s1 = sample(clip, track, up, len);
+        dx += cycles * ((double)s1.t.x - s0.t.x);
+        dy += cycles * ((double)s1.t.y - s0.t.y);
+        dz += cycles * ((double)s1.t.z - s0.t.z);
+        yaw += cycles * wrap_angle(s1.yaw - s0.yaw);
+    }
+    out.t = rune_v3((float)dx, (float)dy, (float)dz);
+    out.yaw = (float)yaw;
+    return out;
+}
+
+void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec3 up, double from, double to,
+                             float weight, rune_root_travel *acc)
+{
+    size_t n = rune_motion_player_leaf_count(p);
+    for (size_t i = 0; i < n; i++) {
+        float w = weight * rune_motion_player_leaf_weight(p, i);
+        if (!(w > RUNE_MOTION_EPSILON))
+            continue;
+        const rune_binding *b = rune_motion_player_leaf_binding(p, i);
+        rune_root_travel t = rune_root_clip_travel(b, root, up, rune_motion_player_leaf_clock(p, i, from),
+                                                   rune_motion_player_leaf_clock(p, i, to));
+        acc->t = rune_v3_add(acc->t, rune_v3_scale(t.t, w));
+        acc->yaw += w * t.yaw;
+    }
+}
+
+rune_root_delta rune_root_to_model(rune_xform frame, rune_root_travel travel)
+{
+    rune_vec3 m = rune_q_rotate(frame.r, travel.t);
+    rune_root_delta d = {m.x, m.z, travel.yaw};
+    if (!isfinite(d.dx) || !isfinite(d.dz) || !isfinite(d.yaw))
+        d.dx = d.dz = d.yaw = 0.0f;
+    return d;
+}
+
+void rune_root_strip(rune_pose *pose, int32_t root, rune_xform frame)
+{
+    if (root < 0 || (size_t)root >= pose->count)
+        return;
+    rune_vec3 up = rune_root_up_axis(frame);
+    size_t j = (size_t)root;
+    /* keep only the translation along the model up axis */
+    pose->t[j] = rune_v3_scale(up, rune_v3_dot(pose->t[j], up));
+    /* swing-twist: the twist is q projected onto the axis; the heading is
+     * applied outermost, so what remains is twist^-1 * q */
+    rune_quat q = pose->r[j];
+    float along = q.x * up.x + q.y * up.y + q.z * up.z;
+    rune_quat twist = rune_q_normalize(rune_q(up.x * along, up.y * along, up.z * along, q.w));
+    pose->r[j] = rune_q_normalize(rune_q_mul(rune_q_conjugate(twist), q));
+}

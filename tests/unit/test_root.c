@@ -1,0 +1,132 @@
+/* Unit tests of model-space matrices (src/rig) and root-motion helpers
+ * (src/root) against hand-built chains. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rune/root.h"
+
+#define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
+#define EPS 1e-6f
+
+/* Root at (0,1,0); Arm offset (1,0,0) and turned 90deg about Z; Hand offset
+ * (1,0,0) from Arm. */
+static rune_rig *chain(void)
+{
+    const rune_joint_desc j[] = {
+        {"Root", NULL, {{0, 1, 0}, {0, 0, 0, 1}}},
+        {"Arm", "Root", {{1, 0, 0}, {0, 0, 0.70710678f, 0.70710678f}}},
+        {"Hand", "Arm", {{1, 0, 0}, {0, 0, 0, 1}}},
+    };
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(j, 3, NULL, &rig, NULL), RUNE_OK);
+    return rig;
+}
+
+static void test_model_space_chain(void **state)
+{
+    (void)state;
+    rune_rig *rig = chain();
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, 3, NULL, NULL), RUNE_OK);
+    rune_xform x[3];
+    rune_mat4 m[3];
+    /* rest: Arm at (0,1,0) + (1,0,0) = (1,1,0); Hand at Arm + Rz90 (1,0,0)
+     * = (1,1,0) + (0,1,0) = (1,2,0) */
+    rune_rig_model_xforms(rig, &pose, x);
+    rune_rig_model_matrices(rig, &pose, m);
+    near(x[1].t.x, 1, EPS);
+    near(x[1].t.y, 1, EPS);
+    near(x[2].t.x, 1, EPS);
+    near(x[2].t.y, 2, EPS);
+    near(m[2].m[12], 1, EPS);
+    near(m[2].m[13], 2, EPS);
+    /* Hand's x axis is Rz90 x = +y: column 0 is (0, 1, 0) */
+    near(m[2].m[0], 0, EPS);
+    near(m[2].m[1], 1, EPS);
+    /* a motor translation (0,0,1) on Arm applies after its frame:
+     * Arm = (1,1,0) + Rz90 (0,0,1) = (1,1,1); Hand = (1,1,1) + (0,1,0) */
+    pose.t[1] = rune_v3(0, 0, 1);
+    rune_rig_model_matrices(rig, &pose, m);
+    near(m[1].m[14], 1, EPS);
+    near(m[2].m[12], 1, EPS);
+    near(m[2].m[13], 2, EPS);
+    near(m[2].m[14], 1, EPS);
+    /* a motor rotation on Arm (90deg about Z again) turns Hand's offset to
+     * -x: Hand = (1,1,1) + Rz180 (1,0,0) = (0,1,1) */
+    pose.r[1] = rune_q(0, 0, 0.70710678f, 0.70710678f);
+    rune_rig_model_matrices(rig, &pose, m);
+    near(m[2].m[12], 0, EPS);
+    near(m[2].m[13], 1, EPS);
+    /* the matrix path and the rigid path agree */
+    rune_rig_model_xforms(rig, &pose, x);
+    for (int j = 0; j < 3; j++) {
+        rune_mat4 from_x = rune_mat4_from_xform(x[j]);
+        for (int k = 0; k < 16; k++)
+            near(from_x.m[k], m[j].m[k], 1e-5f);
+    }
+    rune_pose_release(&pose);
+    rune_rig_destroy(rig);
+}
+
+static void test_skinning_at_rest_is_identity(void **state)
+{
+    (void)state;
+    rune_rig *rig = chain();
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, 3, NULL, NULL), RUNE_OK);
+    rune_xform bind[3];
+    rune_mat4 model[3], inv[3], skin[3];
+    rune_rig_model_xforms(rig, &pose, bind);
+    for (int j = 0; j < 3; j++)
+        inv[j] = rune_mat4_from_xform(rune_xform_inverse(bind[j]));
+    rune_rig_model_matrices(rig, &pose, model);
+    rune_skinning_matrices(model, inv, 3, skin);
+    rune_mat4 id = rune_mat4_identity();
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 16; k++)
+            near(skin[j].m[k], id.m[k], 1e-5f);
+    /* moved Root up by 1: every skinning matrix is a pure +1 y shift */
+    pose.t[0] = rune_v3(0, 1, 0);
+    rune_rig_model_matrices(rig, &pose, model);
+    rune_skinning_matrices(model, inv, 3, skin);
+    for (int j = 0; j < 3; j++) {
+        near(skin[j].m[13], 1, 1e-5f);
+        near(skin[j].m[0], 1, 1e-5f);
+    }
+    rune_pose_release(&pose);
+    rune_rig_destroy(rig);
+}
+
+static void test_root_strip_and_axis(void **state)
+{
+    (void)state;
+    /* frame turned 90deg about X: model +Y is local R_x(-90) y = -z */
+    rune_xform f = {{0, 0, 0}, {0.70710678f, 0, 0, 0.70710678f}};
+    rune_vec3 up = rune_root_up_axis(f);
+    near(up.z, -1, EPS);
+    rune_pose p;
+    assert_int_equal(rune_pose_init(&p, 1, NULL, NULL), RUNE_OK);
+    p.t[0] = rune_v3(1, 2, 3);
+    p.r[0] = rune_q_axis_angle(rune_v3(0, 0, 1), 0.5f); /* twist about local z = model y */
+    rune_root_strip(&p, 0, f);
+    /* only the component along the up axis stays: (0, 0, 3) */
+    near(p.t[0].x, 0, EPS);
+    near(p.t[0].y, 0, EPS);
+    near(p.t[0].z, 3, EPS);
+    near(fabsf(p.r[0].w), 1, EPS); /* a pure twist is removed entirely */
+    rune_pose_release(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model_space_chain),
+        cmocka_unit_test(test_skinning_at_rest_is_identity),
+        cmocka_unit_test(test_root_strip_and_axis),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

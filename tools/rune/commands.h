@@ -4,5 +4,8 @@
 #define RUNE_TOOL_COMMANDS_H
 
 int cmd_eval(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

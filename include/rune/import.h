@@ -1,0 +1,42 @@
+/* rune/import.h - importing real assets (glTF 2.0, FBX, Collada, BVH, and
+ * whatever else assimp reads) into rune's descriptions: a rig from the node
+ * hierarchy and one keyframe sequence per animation. */
+#ifndef RUNE_IMPORT_H
+#define RUNE_IMPORT_H
+
+#include <stdio.h>
+
+#include "rune/base.h"
+#include "rune/rig.h"
+#include "rune/clip.h"
+
+/** An imported asset. Owned by the import; read-only. */
+typedef struct rune_import {
+    const char *source;
+    rune_joint_desc *joints; /**< parent-first, unique part names */
+    size_t joint_count;
+    rune_sequence_desc *clips;
+    size_t clip_count;
+    const char **warnings; /**< what could not be represented (dropped scale, ...) */
+    size_t warning_count;
+} rune_import;
+
+/** Imports an asset file through assimp.
+ * - Every node of the hierarchy becomes a joint (part = node name, with '/'
+ *   replaced by '_' and repeats suffixed "_2", "_3", ... so names are
+ *   unique); the rest frame is the node's local transform without scale.
+ * - Every animation becomes a clip (seconds = ticks / ticks-per-second,
+ *   25 ticks/s when the file gives none). A joint's position and rotation
+ *   keys are merged on the union of their times, each channel interpolated
+ *   linearly (slerp for rotation) at the other's times — exact for linear
+ *   sources — and stored as the motor transform frame⁻¹ · local.
+ * - Scale keys and rest scales other than 1 cannot be represented and are
+ *   reported in `warnings`, never silently dropped. */
+rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
+void rune_import_destroy(rune_import *imp);
+
+/** Writes the import as a scenario document (rig, clips, and a timeline
+ * that plays the first clip once at 30 frames per second). */
+rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err);
+
+#endif

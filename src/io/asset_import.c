@@ -1,0 +1,341 @@
+/* Asset import through assimp: node hierarchy -> rig, animations -> keyframe
+ * sequences of motor transforms. Load-time code: allocation is free here,
+ * but every failure path releases everything. */
+#include "rune/import.h"
+#include "../base/alloc.h"
+#include "../base/arena.h"
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WARNINGS 256
+
+typedef struct import_box {
+    rune_import imp; /* first: the public pointer is the box */
+    rune_allocator alloc;
+    rune__arena arena;
+    const struct aiNode **nodes; /* per joint */
+} import_box;
+
+typedef struct importer {
+    import_box *box;
+    rune_error *err;
+    const struct aiScene *scene;
+    size_t cap;
+} importer;
+
+static rune_status nomem(importer *I) { return rune_fail(I->err, RUNE_E_NOMEM, "out of memory importing"); }
+
+static void warn(importer *I, const char *fmt, ...)
+{
+    rune_import *imp = &I->box->imp;
+    if (imp->warning_count >= MAX_WARNINGS)
+        return;
+    char buf[RUNE_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const char *w = rune__arena_strdup(&I->box->arena, buf);
+    if (w)
+        imp->warnings[imp->warning_count++] = w;
+}
+
+static size_t count_nodes(const struct aiNode *n)
+{
+    size_t c = 1;
+    for (unsigned i = 0; i < n->mNumChildren; i++)
+        c += count_nodes(n->mChildren[i]);
+    return c;
+}
+
+static bool name_taken(const rune_import *imp, const char *name)
+{
+    for (size_t j = 0; j < imp->joint_count; j++)
+        if (strcmp(imp->joints[j].part, name) == 0)
+            return true;
+    return false;
+}
+
+/* A unique, '/'-free part name for a node. */
+static const char *part_name(importer *I, const struct aiNode *n)
+{
+    char base[200], name[220];
+    snprintf(base, sizeof base, "%.*s", (int)n->mName.length, n->mName.data);
+    if (!base[0])
+        snprintf(base, sizeof base, "node%zu", I->box->imp.joint_count);
+    for (char *c = base; *c; c++)
+        if (*c == '/')
+            *c = '_';
+    snprintf(name, sizeof name, "%s", base);
+    for (int k = 2; name_taken(&I->box->imp, name); k++)
+        snprintf(name, sizeof name, "%s_%d", base, k);
+    if (strcmp(name, base) != 0 || n->mName.length == 0 || strchr(n->mName.data, '/'))
+        warn(I, "node \"%.*s\" is named \"%s\" in the rig", (int)n->mName.length, n->mName.data, name);
+    return rune__arena_strdup(&I->box->arena, name);
+}
+
+static rune_xform decompose(importer *I, const struct aiMatrix4x4 *m, const char *what)
+{
+    struct aiVector3D s, p;
+    struct aiQuaternion q;
+    aiDecomposeMatrix(m, &s, &q, &p);
+    if (fabsf(s.x - 1.0f) > 1e-3f || fabsf(s.y - 1.0f) > 1e-3f || fabsf(s.z - 1.0f) > 1e-3f)
+        warn(I, "%s: rest scale (%g, %g, %g) dropped (rune poses carry translation and rotation)", what, s.x, s.y,
+             s.z);
+    rune_xform x = {{p.x, p.y, p.z}, rune_q_normalize(rune_q(q.x, q.y, q.z, q.w))};
+    if (!isfinite(x.t.x) || !isfinite(x.t.y) || !isfinite(x.t.z))
+        x.t = rune_v3(0, 0, 0);
+    return x;
+}
+
+static rune_status add_joints(importer *I, const struct aiNode *n, const char *parent)
+{
+    rune_import *imp = &I->box->imp;
+    if (imp->joint_count >= I->cap)
+        return rune_fail(I->err, RUNE_E_INVALID, "node hierarchy changed while importing");
+    const char *part = part_name(I, n);
+    if (!part)
+        return nomem(I);
+    rune_joint_desc *d = &imp->joints[imp->joint_count];
+    I->box->nodes[imp->joint_count++] = n;
+    d->part = part;
+    d->parent = parent;
+    d->frame = decompose(I, &n->mTransformation, part);
+    for (unsigned i = 0; i < n->mNumChildren; i++) {
+        rune_status st = add_joints(I, n->mChildren[i], part);
+        if (st)
+            return st;
+    }
+    return RUNE_OK;
+}
+
+static int32_t joint_of(const import_box *b, const struct aiString *name)
+{
+    for (size_t j = 0; j < b->imp.joint_count; j++) {
+        const struct aiString *nn = &b->nodes[j]->mName;
+        if (nn->length == name->length && memcmp(nn->data, name->data, name->length) == 0)
+            return (int32_t)j;
+    }
+    return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Position at time t: linear between keys, ends held. */
+static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest)
+{
+    unsigned n = ch->mNumPositionKeys;
+    if (n == 0)
+        return rest;
+    const struct aiVectorKey *k = ch->mPositionKeys;
+    if (t <= k[0].mTime)
+        return rune_v3(k[0].mValue.x, k[0].mValue.y, k[0].mValue.z);
+    for (unsigned i = 1; i < n; i++)
+        if (t <= k[i].mTime) {
+            double span = k[i].mTime - k[i - 1].mTime;
+            float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
+            rune_vec3 a = {k[i - 1].mValue.x, k[i - 1].mValue.y, k[i - 1].mValue.z};
+            rune_vec3 b = {k[i].mValue.x, k[i].mValue.y, k[i].mValue.z};
+            return rune_v3_lerp(a, b, u);
+        }
+    return rune_v3(k[n - 1].mValue.x, k[n - 1].mValue.y, k[n - 1].mValue.z);
+}
+
+static rune_quat quat_of(const struct aiQuaternion *q) { return rune_q_normalize(rune_q(q->x, q->y, q->z, q->w)); }
+
+/* Rotation at time t: slerp between keys, ends held. */
+static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat rest)
+{
+    unsigned n = ch->mNumRotationKeys;
+    if (n == 0)
+        return rest;
+    const struct aiQuatKey *k = ch->mRotationKeys;
+    if (t <= k[0].mTime)
+        return quat_of(&k[0].mValue);
+    for (unsigned i = 1; i < n; i++)
+        if (t <= k[i].mTime) {
+            double span = k[i].mTime - k[i - 1].mTime;
+            float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
+            return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
+        }
+    return quat_of(&k[n - 1].mValue);
+}
+
+/* Sorted, distinct key times of a channel (positions and rotations). */
+static size_t channel_times(const struct aiNodeAnim *ch, double *out)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < ch->mNumPositionKeys; i++)
+        out[n++] = ch->mPositionKeys[i].mTime;
+    for (unsigned i = 0; i < ch->mNumRotationKeys; i++)
+        out[n++] = ch->mRotationKeys[i].mTime;
+    qsort(out, n, sizeof *out, cmp_double);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || out[i] > out[m - 1])
+            out[m++] = out[i];
+    return m;
+}
+
+static const char *clip_name(importer *I, const struct aiAnimation *a, size_t index)
+{
+    char base[200], name[220];
+    snprintf(base, sizeof base, "%.*s", (int)a->mName.length, a->mName.data);
+    if (!base[0])
+        snprintf(base, sizeof base, "anim%zu", index);
+    snprintf(name, sizeof name, "%s", base);
+    const rune_import *imp = &I->box->imp;
+    for (int k = 2;; k++) {
+        bool taken = false;
+        for (size_t c = 0; c < index; c++)
+            taken |= strcmp(imp->clips[c].id, name) == 0;
+        if (!taken)
+            break;
+        snprintf(name, sizeof name, "%s_%d", base, k);
+    }
+    return rune__arena_strdup(&I->box->arena, name);
+}
+
+static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
+{
+    const struct aiAnimation *a = I->scene->mAnimations[ai];
+    rune_import *imp = &I->box->imp;
+    double tps = a->mTicksPerSecond > 0.0 ? a->mTicksPerSecond : 25.0;
+    if (!(d->id = clip_name(I, a, ai)))
+        return nomem(I);
+    d->revision = 1;
+    d->priority = RUNE_PRIORITY_CORE;
+    size_t total = 0, widest = 0;
+    for (unsigned c = 0; c < a->mNumChannels; c++) {
+        size_t n = (size_t)a->mChannels[c]->mNumPositionKeys + a->mChannels[c]->mNumRotationKeys;
+        total += n;
+        widest = n > widest ? n : widest;
+    }
+    rune_keyframe_desc *kf = rune__arena_array(&I->box->arena, total, sizeof *kf);
+    rune_key_pose_desc *poses = rune__arena_array(&I->box->arena, total, sizeof *poses);
+    double *times = rune__calloc(&I->box->alloc, widest ? widest : 1, sizeof *times);
+    if (!kf || !poses || !times) {
+        rune__free(&I->box->alloc, times, widest ? widest : 1, sizeof *times);
+        return nomem(I);
+    }
+    size_t k = 0;
+    bool loops = a->mNumChannels > 0;
+    for (unsigned c = 0; c < a->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = a->mChannels[c];
+        int32_t j = joint_of(I->box, &ch->mNodeName);
+        if (j < 0) {
+            warn(I, "animation \"%s\": channel for unknown node \"%.*s\" skipped", d->id, (int)ch->mNodeName.length,
+                 ch->mNodeName.data);
+            continue;
+        }
+        loops &= ch->mPostState == aiAnimBehaviour_REPEAT;
+        for (unsigned s = 0; s < ch->mNumScalingKeys; s++) {
+            const struct aiVector3D v = ch->mScalingKeys[s].mValue;
+            if (fabsf(v.x - 1.0f) > 1e-3f || fabsf(v.y - 1.0f) > 1e-3f || fabsf(v.z - 1.0f) > 1e-3f) {
+                warn(I, "animation \"%s\": joint \"%s\": scale keys dropped (first non-unit at %g s: %g %g %g)", d->id,
+                     imp->joints[j].part, ch->mScalingKeys[s].mTime / tps, v.x, v.y, v.z);
+                break;
+            }
+        }
+        const rune_joint_desc *jd = &imp->joints[j];
+        rune_quat inv = rune_q_conjugate(jd->frame.r);
+        size_t n = channel_times(ch, times);
+        for (size_t i = 0; i < n; i++, k++) {
+            rune_vec3 lt = position_at(ch, times[i], jd->frame.t);
+            rune_quat lr = rotation_at(ch, times[i], jd->frame.r);
+            rune_key_pose_desc *p = &poses[k];
+            p->parent = jd->parent;
+            p->part = jd->part;
+            /* motor = frame^-1 * local */
+            p->t = rune_q_rotate(inv, rune_v3_sub(lt, jd->frame.t));
+            p->r = rune_q_normalize(rune_q_mul(inv, lr));
+            p->weight = 1.0f;
+            p->easing = RUNE_EASE_LINEAR;
+            p->direction = RUNE_EASE_IN;
+            kf[k].time = (float)(times[i] / tps);
+            kf[k].poses = p;
+            kf[k].pose_count = 1;
+        }
+    }
+    rune__free(&I->box->alloc, times, widest ? widest : 1, sizeof *times);
+    d->keyframes = kf;
+    d->keyframe_count = k;
+    d->loop = loops;
+    return RUNE_OK;
+}
+
+static rune_status convert(importer *I)
+{
+    const struct aiScene *sc = I->scene;
+    rune_import *imp = &I->box->imp;
+    I->cap = count_nodes(sc->mRootNode);
+    imp->joints = rune__arena_array(&I->box->arena, I->cap, sizeof *imp->joints);
+    I->box->nodes = rune__arena_array(&I->box->arena, I->cap, sizeof *I->box->nodes);
+    imp->warnings = rune__arena_array(&I->box->arena, MAX_WARNINGS, sizeof *imp->warnings);
+    imp->clips = rune__arena_array(&I->box->arena, sc->mNumAnimations, sizeof *imp->clips);
+    if (!imp->joints || !I->box->nodes || !imp->warnings || !imp->clips)
+        return nomem(I);
+    rune_status st = add_joints(I, sc->mRootNode, "");
+    for (unsigned a = 0; !st && a < sc->mNumAnimations; a++) {
+        st = add_clip(I, a, &imp->clips[a]);
+        imp->clip_count = a + 1;
+    }
+    return st;
+}
+
+rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    /* pivots as separate helper nodes would add joints no animator made */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    aiReleasePropertyStore(props);
+    if (!sc || !sc->mRootNode) {
+        rune_status st = rune_fail(err, RUNE_E_PARSE, "%s: cannot import: %s", path, aiGetErrorString());
+        if (sc)
+            aiReleaseImport(sc);
+        return st;
+    }
+    import_box *box = rune__calloc(alloc, 1, sizeof *box);
+    if (!box) {
+        aiReleaseImport(sc);
+        return rune_fail(err, RUNE_E_NOMEM, "%s: out of memory", path);
+    }
+    box->alloc = *alloc;
+    rune__arena_init(&box->arena, alloc);
+    importer I = {box, err, sc, 0};
+    rune_status st = convert(&I);
+    if (!st && !(box->imp.source = rune__arena_strdup(&box->arena, path)))
+        st = nomem(&I);
+    aiReleaseImport(sc);
+    if (st) {
+        rune_error_prefix(err, "%s: ", path);
+        rune_import_destroy(&box->imp);
+        return st;
+    }
+    *out = &box->imp;
+    return RUNE_OK;
+}
+
+void rune_import_destroy(rune_import *imp)
+{
+    if (!imp)
+        return;
+    import_box *box = (import_box *)imp;
+    rune_allocator a = box->alloc;
+    rune__arena_release(&box->arena);
+    rune__free(&a, box, 1, sizeof *box);
+}

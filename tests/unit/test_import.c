@@ -1,0 +1,152 @@
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+/* Import tests on real motion capture (Debian's assimp-testmodels): our
+ * sampled local rotations against the keys assimp reports, at keys and
+ * between them, and that hostile files fail cleanly. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <assimp/cimport.h>
+#include <assimp/scene.h>
+
+#include "rune/import.h"
+#include "counting_alloc.h"
+
+#define MODELS "/usr/share/assimp/models/BVH/"
+
+/* Rotation angle between two unit quaternions, in double: 2 atan2(|v|, |w|)
+ * of conj(a) b. (2 acos(dot) in float cannot resolve less than ~1e-3.) */
+static double angle_between(rune_quat a, rune_quat b)
+{
+    double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
+    double x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
+    double y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
+    double z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
+    double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
+    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
+}
+
+static rune_quat aiq(const struct aiQuaternion *q) { return rune_q_normalize(rune_q(q->x, q->y, q->z, q->w)); }
+
+/* Compares every rotation key of every channel (and the slerp midpoint
+ * between consecutive keys) with rune's frame * sampled motor rotation. */
+static void compare_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        skip(); /* assimp-testmodels is installed by setup.sh */
+        return;
+    }
+    fclose(f);
+    rune_import *imp;
+    rune_error err;
+    assert_int_equal(rune_import_file(path, NULL, &imp, &err), RUNE_OK);
+    const struct aiScene *sc = aiImportFile(path, 0);
+    assert_non_null(sc);
+    assert_int_equal(imp->clip_count, sc->mNumAnimations);
+    rune_rig *rig;
+    rune_clip *clip;
+    rune_binding *b;
+    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, &err), RUNE_OK);
+    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, &err), RUNE_OK);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
+    const struct aiAnimation *a = sc->mAnimations[0];
+    double tps = a->mTicksPerSecond > 0 ? a->mTicksPerSecond : 25.0;
+    double worst_key = 0, worst_mid = 0;
+    size_t checked = 0;
+    for (unsigned c = 0; c < a->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = a->mChannels[c];
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)ch->mNodeName.length, ch->mNodeName.data);
+        int32_t j = rune_rig_find(rig, name);
+        assert_true(j >= 0);
+        rune_quat frame_r = rune_rig_frame(rig, (size_t)j).r;
+        /* every 7th key keeps the test fast on 2,752-frame clips */
+        for (unsigned k = 0; k + 1 < ch->mNumRotationKeys; k += 7) {
+            double t0 = ch->mRotationKeys[k].mTime / tps, t1 = ch->mRotationKeys[k + 1].mTime / tps;
+            rune_binding_sample(b, (float)t0, &pose);
+            double e = angle_between(rune_q_mul(frame_r, pose.r[j]), aiq(&ch->mRotationKeys[k].mValue));
+            worst_key = e > worst_key ? e : worst_key;
+            rune_quat mid = rune_q_slerp(aiq(&ch->mRotationKeys[k].mValue), aiq(&ch->mRotationKeys[k + 1].mValue), 0.5f);
+            rune_binding_sample(b, (float)(0.5 * (t0 + t1)), &pose);
+            double m = angle_between(rune_q_mul(frame_r, pose.r[j]), mid);
+            worst_mid = m > worst_mid ? m : worst_mid;
+            checked++;
+        }
+    }
+    print_message("%s: %zu key pairs, max error %.3g rad at keys, %.3g rad between\n", path, checked, worst_key,
+                  worst_mid);
+    assert_true(checked > 100);
+    assert_true(worst_key < 1e-4);
+    assert_true(worst_mid < 1e-4);
+    rune_pose_release(&pose);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+    aiReleaseImport(sc);
+    rune_import_destroy(imp);
+}
+
+static void test_cmu_01_01(void **state)
+{
+    (void)state;
+    compare_file(MODELS "01_01.bvh");
+}
+
+static void test_boxing_toes(void **state)
+{
+    (void)state;
+    compare_file(MODELS "Boxing_Toes.bvh");
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    rune_import *imp = (rune_import *)1;
+    rune_error err;
+    assert_int_equal(rune_import_file("/nonexistent/file.bvh", NULL, &imp, &err), RUNE_E_PARSE);
+    assert_null(imp);
+    assert_non_null(strstr(err.message, "/nonexistent/file.bvh: cannot import"));
+    char path[] = "/tmp/rune-bad-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n", f); /* truncated */
+    fclose(f);
+    assert_int_equal(rune_import_file(path, NULL, &imp, &err), RUNE_E_PARSE);
+    remove(path);
+}
+
+static void test_import_allocation_failures(void **state)
+{
+    (void)state;
+    const char *path = RUNE_TEST_DATA "/fixtures/tiny.bvh";
+    for (size_t k = 1; k < 40; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_import *imp = NULL;
+        rune_status st = rune_import_file(path, &ca.iface, &imp, NULL);
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        rune_import_destroy(imp);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cmu_01_01),
+        cmocka_unit_test(test_boxing_toes),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_import_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

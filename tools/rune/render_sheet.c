@@ -1,0 +1,2 @@
+/* placeholder */
+typedef int render_sheet_placeholder;

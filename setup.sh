@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
-          libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels)
+          libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels
+          fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -147,6 +147,16 @@ typedef struct rune_scenario_event {
     float time;
 } rune_scenario_event;
 
+/** The weight of one live source in a frame: a track, a graph instance, or
+ * a blend-space leaf of a motion track ("track/clip"). */
+typedef struct rune_scenario_weight {
+    const char *source;
+    float weight;
+} rune_scenario_weight;
+
+/** Most weights one frame reports. */
+#define RUNE_SCENARIO_MAX_WEIGHTS 64
+
 /** What a run reports after each frame. Pointers are valid during the
  * callback only. */
 typedef struct rune_frame_report {
@@ -157,6 +167,8 @@ typedef struct rune_frame_report {
     const rune_scenario_event *events;
     size_t event_count;
     rune_root_delta root_motion;
+    const rune_scenario_weight *weights; /**< live sources, in start order */
+    size_t weight_count;
 } rune_frame_report;
 
 typedef void (*rune_frame_fn)(void *user, const rune_frame_report *report);

@@ -4,6 +4,7 @@
 #include "rune/io.h"
 #include "../base/alloc.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A play of a motion: the scenario keeps these itself and hands their poses
@@ -61,6 +62,9 @@ typedef struct runner {
     rune_scenario_event *events;
     size_t event_count;
     int32_t root; /* root-motion joint, -1 when disabled */
+    rune_scenario_weight weights[RUNE_SCENARIO_MAX_WEIGHTS];
+    char leaf_names[RUNE_SCENARIO_MAX_WEIGHTS][96];
+    size_t weight_count;
 } runner;
 
 static size_t clip_index(const rune_scenario *s, const char *id)
@@ -565,6 +569,38 @@ static rune_root_delta root_motion(runner *r)
     return rune_root_to_model(frame, acc);
 }
 
+static void add_weight(runner *r, const char *source, float w)
+{
+    if (r->weight_count < RUNE_SCENARIO_MAX_WEIGHTS)
+        r->weights[r->weight_count++] = (rune_scenario_weight){source, w};
+}
+
+/* Weights of the live sources, in start order; a motion track also lists
+ * its leaves' blend weights as "track/clip". */
+static void collect_weights(runner *r)
+{
+    r->weight_count = 0;
+    for (size_t i = 0; i < r->name_count; i++) {
+        const track_name *n = &r->names[i];
+        if (n->motion && n->motion->live) {
+            add_weight(r, n->name, n->motion->fade.weight);
+            const rune_motion_player *p = n->motion->player;
+            for (size_t l = 0; l < rune_motion_player_leaf_count(p) && r->weight_count < RUNE_SCENARIO_MAX_WEIGHTS; l++) {
+                char *label = r->leaf_names[r->weight_count];
+                snprintf(label, sizeof r->leaf_names[0], "%s/%s", n->name,
+                         rune_clip_id(rune_motion_player_leaf_compiled_clip(p, l)));
+                add_weight(r, label, rune_motion_player_leaf_weight(p, l));
+            }
+        } else if (n->graph && n->graph->live) {
+            add_weight(r, n->name, n->graph->fade.weight);
+        } else if (!n->motion && !n->graph) {
+            const rune_track *t = rune_animator_track(r->anim, n->handle);
+            if (t)
+                add_weight(r, n->name, t->fade.weight);
+        }
+    }
+}
+
 static void collect(void *user, const rune_event *e)
 {
     runner *r = user;
@@ -601,8 +637,9 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
             rune_root_strip(rune_animator_pose_edit(r.anim), r.root, rune_rig_frame(r.rig, (size_t)r.root));
         r.event_count = 0;
         rune_animator_deliver(r.anim, collect, &r);
-        rune_frame_report rep = {f, (double)(f + 1) * s->dt, r.rig, rune_animator_pose(r.anim), r.events,
-                                 r.event_count, root};
+        collect_weights(&r);
+        rune_frame_report rep = {f,       (double)(f + 1) * s->dt, r.rig, rune_animator_pose(r.anim), r.events,
+                                 r.event_count, root,                  r.weights, r.weight_count};
         if (fn)
             fn(user, &rep);
     }

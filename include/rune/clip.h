@@ -119,6 +119,45 @@ typedef struct rune_key_sample {
  * mask weight lerp by the eased value and rotation slerps. */
 void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
+/** Instruction sets of the batch sampler's kernel. */
+typedef enum rune_simd_level {
+    RUNE_SIMD_AUTO = 0, /**< the best this CPU supports */
+    RUNE_SIMD_SCALAR,
+    RUNE_SIMD_SSE2,
+    RUNE_SIMD_AVX2
+} rune_simd_level;
+
+/** The best level this build and CPU support. */
+rune_simd_level rune_simd_best(void);
+const char *rune_simd_name(rune_simd_level level);
+
+/** Per-play sampling state of one clip: for every track the key interval
+ * the last sample fell in, kept as structure-of-arrays. Sampling the next
+ * time first checks each interval (a cursor moves forward a few keys, a
+ * binary search happens only after a seek), then interpolates all tracks
+ * at once with a vectorized kernel. Results equal rune_clip_sample_track
+ * within 1e-6. Create it when playback starts: sampling never allocates. */
+typedef struct rune_sample_cache rune_sample_cache;
+
+rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
+                                     rune_sample_cache **out, rune_error *err);
+void rune_sample_cache_destroy(rune_sample_cache *cache);
+const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
+rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache);
+/** Samples every track at t (clip time, as rune_clip_sample_track). */
+void rune_sample_cache_sample(rune_sample_cache *cache, float t);
+
+/** The results of the last sample, one entry per track. */
+typedef struct rune_track_samples {
+    size_t count;
+    const float *x, *y, *z;
+    const float *qx, *qy, *qz, *qw;
+    const float *weight, *mask, *coverage;
+} rune_track_samples;
+rune_track_samples rune_sample_cache_results(const rune_sample_cache *cache);
+/** How many binary searches the cache has done (seeks, not steady play). */
+size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
+
 /** Caches compiled clips by sequence id + revision. */
 typedef struct rune_clip_cache rune_clip_cache;
 

@@ -73,6 +73,7 @@ bool rune_fade_finished(const rune_fade *fade);
 typedef struct rune_track {
     const rune_binding *binding;
     const rune_clip *clip;
+    rune_sample_cache *cache; /**< optional fast sampler of `clip` (not owned) */
     uint32_t handle;
     int priority;
     bool loop;
@@ -95,9 +96,10 @@ typedef struct rune_play_params {
 /** The design's defaults: fade 0.1, weight 1, speed 1, time 0. */
 rune_play_params rune_play_defaults(void);
 
-/** Starts a track on a bound clip with weight 0 fading to params->weight. */
-void rune_track_start(rune_track *track, const rune_binding *binding, const rune_play_params *params,
-                      uint32_t handle);
+/** Starts a track on a bound clip with weight 0 fading to params->weight.
+ * `cache` must be NULL or be built for the binding's clip. */
+void rune_track_start(rune_track *track, const rune_binding *binding, rune_sample_cache *cache,
+                      const rune_play_params *params, uint32_t handle);
 /** Moves time by speed * dt (queuing marker and loop signals for the
  * crossed interval) and moves the weight along its fade. */
 void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);

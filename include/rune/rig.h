@@ -121,6 +121,10 @@ int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
  * unkeyed joints get identity and coverage 0. */
 void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
 
+/** The same through a per-play sample cache of the binding's clip (the fast
+ * path: cursors instead of searches, vectorized interpolation). */
+void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *cache, float t, rune_pose *pose);
+
 /** Caches bindings by (clip serial, rig layout signature, retarget id). */
 typedef struct rune_binding_cache rune_binding_cache;
 

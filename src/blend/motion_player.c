@@ -10,6 +10,7 @@ struct rune_motion_player {
     const rune_motion *m;
     size_t leaves;
     const rune_binding **binding; /* per leaf */
+    rune_sample_cache **cache;    /* per leaf */
     uint32_t *clip;               /* per leaf */
     float *length;
     bool *loop;
@@ -61,6 +62,7 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
     p->m = m;
     size_t L = p->leaves = m->leaf_count;
     p->binding = rune__calloc(alloc, L, sizeof *p->binding);
+    p->cache = rune__calloc(alloc, L, sizeof *p->cache);
     p->clip = rune__calloc(alloc, L, sizeof *p->clip);
     p->length = rune__calloc(alloc, L, sizeof *p->length);
     p->loop = rune__calloc(alloc, L, sizeof *p->loop);
@@ -68,7 +70,7 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
     p->speed = rune__calloc(alloc, L, sizeof *p->speed);
     p->local = rune__calloc(alloc, m->sample_count, sizeof *p->local);
     rune_status st = RUNE_OK;
-    if (!p->binding || !p->clip || !p->length || !p->loop || !p->weight || !p->speed || !p->local)
+    if (!p->binding || !p->cache || !p->clip || !p->length || !p->loop || !p->weight || !p->speed || !p->local)
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
     if (!st)
         st = rune_pose_init(&p->sample, joints, alloc, err);
@@ -84,6 +86,10 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
         const rune_clip *c = rune_binding_clip(p->binding[i]);
         p->length[i] = rune_clip_length(c);
         p->loop[i] = rune_clip_loops(c);
+        if ((st = rune_sample_cache_create(c, RUNE_SIMD_AUTO, alloc, &p->cache[i], err))) {
+            rune_motion_player_destroy(p);
+            return st;
+        }
     }
     *out = p;
     return RUNE_OK;
@@ -95,6 +101,9 @@ void rune_motion_player_destroy(rune_motion_player *p)
         return;
     rune_allocator a = p->alloc;
     size_t L = p->leaves;
+    for (size_t i = 0; p->cache && i < L; i++)
+        rune_sample_cache_destroy(p->cache[i]);
+    rune__free(&a, p->cache, L, sizeof *p->cache);
     rune__free(&a, p->binding, L, sizeof *p->binding);
     rune__free(&a, p->clip, L, sizeof *p->clip);
     rune__free(&a, p->length, L, sizeof *p->length);
@@ -186,7 +195,11 @@ static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
     for (size_t i = 0; i < p->leaves; i++) {
         if (!(p->weight[i] > RUNE_MOTION_EPSILON))
             continue;
-        rune_binding_sample(p->binding[i], at_zero ? 0.0f : rune_motion_player_leaf_time(p, i), &p->sample);
+        float t = at_zero ? 0.0f : rune_motion_player_leaf_time(p, i);
+        if (at_zero) /* the reference would move the cursors of the live sample */
+            rune_binding_sample(p->binding[i], t, &p->sample);
+        else
+            rune_binding_sample_cached(p->binding[i], p->cache[i], t, &p->sample);
         rune_mix_accumulate(&p->acc, &p->sample, p->weight[i]);
     }
     rune_mix_accum_mean(&p->acc, out);

@@ -10,6 +10,7 @@
 typedef struct track_slot {
     rune_track track;
     rune_pose pose;
+    rune_sample_cache *cache; /* built for the slot's last clip, reused */
     bool live;
 } track_slot;
 
@@ -62,8 +63,10 @@ void rune_animator_destroy(rune_animator *a)
     if (!a)
         return;
     rune_allocator al = a->alloc;
-    for (size_t i = 0; i < a->slot_count; i++)
+    for (size_t i = 0; i < a->slot_count; i++) {
         rune_pose_release(&a->slots[i].pose);
+        rune_sample_cache_destroy(a->slots[i].cache);
+    }
     rune__free(&al, a->slots, a->slot_cap, sizeof *a->slots);
     rune__free(&al, a->controls, a->control_cap, sizeof *a->controls);
     rune__free(&al, a->contribs, a->contrib_cap, sizeof *a->contribs);
@@ -105,8 +108,16 @@ rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, co
     track_slot *s = free_slot(a, err);
     if (!s)
         return err ? err->status : RUNE_E_NOMEM;
+    const rune_clip *clip = rune_binding_clip(binding);
+    if (!s->cache || rune_sample_cache_clip(s->cache) != clip) {
+        rune_sample_cache_destroy(s->cache);
+        s->cache = NULL;
+        rune_status st = rune_sample_cache_create(clip, RUNE_SIMD_AUTO, &a->alloc, &s->cache, err);
+        if (st)
+            return st;
+    }
     uint32_t h = a->next_handle++;
-    rune_track_start(&s->track, binding, params ? params : &defaults, h);
+    rune_track_start(&s->track, binding, s->cache, params ? params : &defaults, h);
     s->live = true;
     a->live_tracks++;
     if (handle)

@@ -7,11 +7,13 @@ rune_play_params rune_play_defaults(void)
     return p;
 }
 
-void rune_track_start(rune_track *tr, const rune_binding *binding, const rune_play_params *p, uint32_t handle)
+void rune_track_start(rune_track *tr, const rune_binding *binding, rune_sample_cache *cache,
+                      const rune_play_params *p, uint32_t handle)
 {
     const rune_clip *clip = rune_binding_clip(binding);
     tr->binding = binding;
     tr->clip = clip;
+    tr->cache = cache && rune_sample_cache_clip(cache) == clip ? cache : NULL;
     tr->handle = handle;
     tr->priority = rune_clip_priority(clip);
     tr->loop = rune_clip_loops(clip);
@@ -25,4 +27,10 @@ void rune_track_start(rune_track *tr, const rune_binding *binding, const rune_pl
     rune_fade_to(&tr->fade, p->weight, p->fade);
 }
 
-void rune_track_sample(const rune_track *tr, rune_pose *pose) { rune_binding_sample(tr->binding, tr->time, pose); }
+void rune_track_sample(const rune_track *tr, rune_pose *pose)
+{
+    if (tr->cache)
+        rune_binding_sample_cached(tr->binding, tr->cache, tr->time, pose);
+    else
+        rune_binding_sample(tr->binding, tr->time, pose);
+}

@@ -107,6 +107,21 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
     }
 }
 
+void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache, float t, rune_pose *pose)
+{
+    rune_sample_cache_sample(cache, t);
+    rune_track_samples s = rune_sample_cache_results(cache);
+    rune_pose_reset(pose);
+    for (size_t k = 0; k < b->track_count && k < s.count; k++) {
+        int32_t j = b->joint_of_track[k];
+        if (j < 0 || (size_t)j >= pose->count)
+            continue;
+        pose->t[j] = rune_v3(s.x[k], s.y[k], s.z[k]);
+        pose->r[j] = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
+        pose->coverage[j] = s.coverage[k];
+    }
+}
+
 typedef struct binding_entry {
     uint64_t clip_serial;
     uint64_t layout;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -291,6 +292,101 @@ static void test_compile_allocation_failures(void **state)
     }
 }
 
+/* A clip of 37 tracks (not a multiple of the lane count) with 30 Hz keys
+ * over 2 s, pseudo-random rotations (some more than 90 degrees apart), some
+ * eased keys, weights and masks. */
+static rune_clip *random_clip(void)
+{
+    enum { TRACKS = 37, KEYS = 61 };
+    static rune_key_pose_desc poses[KEYS][TRACKS];
+    static rune_keyframe_desc kf[KEYS];
+    static char names[TRACKS][8];
+    uint32_t seed = 12345;
+    for (int k = 0; k < KEYS; k++) {
+        for (int j = 0; j < TRACKS; j++) {
+            float r[8];
+            for (int i = 0; i < 8; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                r[i] = (float)(seed >> 8) / 16777216.0f * 2.0f - 1.0f;
+            }
+            snprintf(names[j], sizeof names[j], "J%d", j);
+            rune_key_pose_desc *p = &poses[k][j];
+            *p = pose("", names[j], r[0]);
+            p->t.y = r[1];
+            p->t.z = r[2];
+            /* small steps for most tracks, wild ones for every 5th */
+            float spread = j % 5 == 0 ? 1.0f : 0.15f;
+            p->r = rune_q(r[3] * spread, r[4] * spread, r[5] * spread, 1.0f);
+            p->weight = 0.5f + 0.5f * r[6];
+            p->mask_weight = 0.25f * r[7];
+            if (j % 7 == 3) {
+                p->easing = (rune_easing_style)(1 + (k % (RUNE_EASE_STYLE_COUNT - 1)));
+                p->direction = (rune_easing_dir)(k % 3);
+            }
+        }
+        kf[k] = (rune_keyframe_desc){(float)k / 30.0f, poses[k], TRACKS};
+    }
+    rune_sequence_desc d = {"random", 0, true, 0, kf, KEYS, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static void test_sample_cache_matches_sampler(void **state)
+{
+    (void)state;
+    rune_clip *clip = random_clip();
+    const rune_simd_level levels[] = {RUNE_SIMD_SCALAR, RUNE_SIMD_SSE2, RUNE_SIMD_AVX2};
+    float worst[3] = {0, 0, 0};
+    for (int l = 0; l < 3; l++) {
+        rune_sample_cache *cache;
+        assert_int_equal(rune_sample_cache_create(clip, levels[l], NULL, &cache, NULL), RUNE_OK);
+        /* forward play, a seek back, times before and after the keys */
+        for (int step = 0; step < 400; step++) {
+            float t = step < 300 ? (float)step * 0.0071f : (step < 350 ? 0.4f + (float)(step - 300) * 0.013f : -0.5f + (float)(step - 350) * 0.06f);
+            rune_sample_cache_sample(cache, t);
+            rune_track_samples s = rune_sample_cache_results(cache);
+            for (size_t k = 0; k < s.count; k++) {
+                rune_key_sample e;
+                rune_clip_sample_track(clip, k, t, &e);
+                float d[10] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
+                               s.mask[k] - e.mask_weight, s.coverage[k] - e.coverage};
+                rune_quat q = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
+                float sign = rune_q_dot(q, e.r) < 0 ? -1.0f : 1.0f;
+                d[6] = sign * q.x - e.r.x, d[7] = sign * q.y - e.r.y, d[8] = sign * q.z - e.r.z,
+                d[9] = sign * q.w - e.r.w;
+                for (int i = 0; i < 10; i++)
+                    worst[l] = fmaxf(worst[l], fabsf(d[i]));
+            }
+        }
+        print_message("sample cache %s (got %s): max difference %.3g\n", rune_simd_name(levels[l]),
+                      rune_simd_name(rune_sample_cache_level(cache)), worst[l]);
+        assert_true(worst[l] <= 1e-6f);
+        rune_sample_cache_destroy(cache);
+    }
+    rune_clip_destroy(clip);
+}
+
+static void test_sample_cache_cursors(void **state)
+{
+    (void)state;
+    rune_clip *clip = random_clip();
+    rune_sample_cache *cache;
+    assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+    /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
+     * cursor steps, never by search (the first fill is a search per track) */
+    rune_sample_cache_sample(cache, 0.0f);
+    size_t after_fill = rune_sample_cache_seeks(cache);
+    for (int f = 1; f < 120; f++)
+        rune_sample_cache_sample(cache, (float)f / 60.0f);
+    assert_int_equal(rune_sample_cache_seeks(cache), after_fill);
+    /* a jump back is a seek */
+    rune_sample_cache_sample(cache, 0.5f);
+    assert_true(rune_sample_cache_seeks(cache) > after_fill);
+    rune_sample_cache_destroy(cache);
+    rune_clip_destroy(clip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +400,8 @@ int main(void)
         cmocka_unit_test(test_non_unit_quaternion_normalized),
         cmocka_unit_test(test_cache_hit_and_revision),
         cmocka_unit_test(test_compile_allocation_failures),
+        cmocka_unit_test(test_sample_cache_matches_sampler),
+        cmocka_unit_test(test_sample_cache_cursors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

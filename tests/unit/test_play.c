@@ -49,7 +49,7 @@ static rune_track start(fixture *f, float speed, float time)
 {
     rune_track t;
     rune_play_params p = {0.0f, 1.0f, speed, time};
-    rune_track_start(&t, f->binding, &p, 1);
+    rune_track_start(&t, f->binding, NULL, &p, 1);
     return t;
 }
 
@@ -197,7 +197,7 @@ static void test_fades(void **state)
     setup_fixture(&f, true);
     rune_track t;
     rune_play_params p = {0.2f, 0.8f, 1.0f, 0.0f};
-    rune_track_start(&t, f.binding, &p, 3);
+    rune_track_start(&t, f.binding, NULL, &p, 3);
     near(t.fade.weight, 0, 0);
     rune_track_advance(&t, 0.1f, &f.q); /* .8 / .2 s = 4 per s -> .4 */
     near(t.fade.weight, 0.4f, 1e-6f);

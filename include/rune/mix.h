@@ -132,4 +132,20 @@ typedef void (*rune_signal_fn)(void *user, const rune_event *event);
  * it after evaluate: callbacks observe the newly composed pose. */
 void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
 
+/** A fixed pool of worker threads that evaluates many animators per call.
+ * Workers wait on an atomic frame counter: the frame path takes no lock
+ * and allocates nothing. Each animator is advanced and evaluated by exactly
+ * one thread, so results do not depend on the number of workers. */
+typedef struct rune_batch rune_batch;
+
+/** Starts `workers` threads (0: the caller does all the work). */
+rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err);
+/** Stops and joins the workers. */
+void rune_batch_destroy(rune_batch *batch);
+size_t rune_batch_workers(const rune_batch *batch);
+/** Advances every animator by dt and evaluates it (no extra contributions),
+ * in contiguous ranges split over the workers and the calling thread;
+ * returns when all are done. Signals stay queued in each animator. */
+void rune_batch_run(rune_batch *batch, rune_animator *const *anims, size_t count, float dt);
+
 #endif

@@ -15,6 +15,12 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     float c = clamp01(coverage);
     if (c <= 0.0f)
         return;
+    if (c >= 1.0f) { /* a full overlay replaces: slerp(a, b, 1) is b */
+        pose->t[j] = t;
+        pose->r[j] = r;
+        pose->coverage[j] = 1.0f;
+        return;
+    }
     pose->t[j] = rune_v3_lerp(pose->t[j], t, c);
     pose->r[j] = rune_q_slerp(pose->r[j], r, c);
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);

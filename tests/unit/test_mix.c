@@ -261,6 +261,56 @@ static void test_no_allocation_per_frame(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* Batch evaluation: the same poses whatever the worker count, and no
+ * allocation per frame. */
+static void test_batch_deterministic(void **state)
+{
+    (void)state;
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    scene s;
+    make_scene(&s, &ca.iface, true);
+    enum { RIGS = 37 };
+    rune_animator *sets[3][RIGS];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < RIGS; i++) {
+            assert_int_equal(rune_animator_create(s.rig, 0, &ca.iface, &sets[k][i], NULL), RUNE_OK);
+            rune_play_params p = {0.1f, 1.0f, 0.5f + 0.01f * (float)i, 0.0f};
+            assert_int_equal(rune_animator_play(sets[k][i], s.binding, &p, NULL, NULL), RUNE_OK);
+        }
+    rune_batch *b[3];
+    const size_t workers[3] = {0, 1, 3};
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(rune_batch_create(workers[k], &ca.iface, &b[k], NULL), RUNE_OK);
+    for (int k = 0; k < 3; k++) /* warm-up frame: first-evaluate scratch */
+        rune_batch_run(b[k], sets[k], RIGS, 1.0f / 60.0f);
+    size_t before = ca.allocs;
+    for (int f = 1; f < 50; f++)
+        for (int k = 0; k < 3; k++) {
+            rune_batch_run(b[k], sets[k], RIGS, 1.0f / 60.0f);
+            for (int i = 0; i < RIGS; i++)
+                rune_animator_deliver(sets[k][i], NULL, NULL);
+        }
+    assert_int_equal(ca.allocs, before);
+    for (int i = 0; i < RIGS; i++) {
+        const rune_pose *p0 = rune_animator_pose(sets[0][i]);
+        for (int k = 1; k < 3; k++) {
+            const rune_pose *pk = rune_animator_pose(sets[k][i]);
+            assert_memory_equal(p0->t, pk->t, p0->count * sizeof *p0->t);
+            assert_memory_equal(p0->r, pk->r, p0->count * sizeof *p0->r);
+        }
+        /* and they moved: 50 frames at speed >= .5 */
+        assert_true(p0->t[1].x > 0.3f);
+    }
+    for (int k = 0; k < 3; k++) {
+        rune_batch_destroy(b[k]);
+        for (int i = 0; i < RIGS; i++)
+            rune_animator_destroy(sets[k][i]);
+    }
+    free_scene(&s);
+    assert_int_equal(ca.live_bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_signal_sees_new_pose),
         cmocka_unit_test(test_final_pass_after_last_track),
         cmocka_unit_test(test_no_allocation_per_frame),
+        cmocka_unit_test(test_batch_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,133 @@
+/* Batch evaluation of many animators across a small fixed thread pool.
+ * The caller publishes a frame (pointers, count, dt) and bumps an atomic
+ * generation; each worker takes its fixed range, counts itself done, and
+ * goes back to waiting. Waiting spins briefly, then yields, then naps, so
+ * idle workers cost little between frames; the frame itself never blocks
+ * on a lock. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include "rune/mix.h"
+#include "../base/alloc.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
+
+typedef struct worker {
+    struct rune_batch *batch;
+    size_t index; /* 1..workers; the caller is 0 */
+    pthread_t thread;
+    bool started;
+} worker;
+
+struct rune_batch {
+    rune_allocator alloc;
+    size_t workers;   /* threads running */
+    size_t pool_size; /* threads asked for (the pool's length) */
+    worker *pool;
+    _Atomic uint64_t generation;
+    _Atomic size_t pending;
+    _Atomic bool quit;
+    /* the published frame: written before `generation` is bumped */
+    rune_animator *const *anims;
+    size_t count;
+    float dt;
+};
+
+static void run_range(struct rune_batch *b, size_t part)
+{
+    size_t parts = b->workers + 1;
+    size_t lo = b->count * part / parts, hi = b->count * (part + 1) / parts;
+    for (size_t i = lo; i < hi; i++) {
+        rune_animator_advance(b->anims[i], b->dt);
+        rune_animator_evaluate(b->anims[i], NULL, 0, NULL);
+    }
+}
+
+static void pause_after(unsigned spins)
+{
+    if (spins < 64)
+        return;
+    if (spins < 2048) {
+        sched_yield();
+        return;
+    }
+    struct timespec ts = {0, 50000}; /* 50 us nap once idle for a while */
+    nanosleep(&ts, NULL);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    struct rune_batch *b = w->batch;
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t g;
+        unsigned spins = 0;
+        while ((g = atomic_load(&b->generation)) == seen && !atomic_load(&b->quit))
+            pause_after(spins++);
+        if (atomic_load(&b->quit))
+            return NULL;
+        seen = g;
+        run_range(b, w->index);
+        atomic_fetch_sub(&b->pending, 1);
+    }
+}
+
+rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    struct rune_batch *b = rune__calloc(alloc, 1, sizeof *b);
+    if (!b)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a batch");
+    b->alloc = *alloc;
+    b->workers = workers;
+    atomic_init(&b->generation, 0);
+    atomic_init(&b->pending, 0);
+    atomic_init(&b->quit, false);
+    b->pool_size = workers;
+    b->pool = rune__calloc(alloc, workers, sizeof *b->pool);
+    if (!b->pool) {
+        rune__free(alloc, b, 1, sizeof *b);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a batch");
+    }
+    for (size_t i = 0; i < workers; i++) {
+        b->pool[i] = (worker){b, i + 1, 0, false};
+        if (pthread_create(&b->pool[i].thread, NULL, worker_main, &b->pool[i]) != 0) {
+            b->workers = i; /* only those started take part, and are joined */
+            rune_batch_destroy(b);
+            return rune_fail(err, RUNE_E_NOMEM, "cannot start batch worker %zu", i + 1);
+        }
+        b->pool[i].started = true;
+    }
+    *out = b;
+    return RUNE_OK;
+}
+
+void rune_batch_destroy(rune_batch *b)
+{
+    if (!b)
+        return;
+    atomic_store(&b->quit, true);
+    for (size_t i = 0; b->pool && i < b->pool_size; i++)
+        if (b->pool[i].started)
+            pthread_join(b->pool[i].thread, NULL);
+    rune_allocator a = b->alloc;
+    rune__free(&a, b->pool, b->pool_size, sizeof *b->pool);
+    rune__free(&a, b, 1, sizeof *b);
+}
+
+size_t rune_batch_workers(const rune_batch *b) { return b->workers; }
+
+void rune_batch_run(rune_batch *b, rune_animator *const *anims, size_t count, float dt)
+{
+    b->anims = anims;
+    b->count = count;
+    b->dt = dt;
+    atomic_store(&b->pending, b->workers);
+    atomic_fetch_add(&b->generation, 1);
+    run_range(b, 0);
+    while (atomic_load(&b->pending) != 0)
+        sched_yield(); /* the frame is nearly done: no naps here */
+}

@@ -12,6 +12,7 @@ struct rune_binding {
     size_t joint_count;
     size_t track_count;
     size_t bound;
+    bool covers_all; /* every joint driven by exactly one track */
     int32_t *joint_of_track;
 };
 
@@ -67,6 +68,8 @@ rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint
         map[t] = match_track(rig, clip, t);
         b->bound += map[t] >= 0;
     }
+    /* (parent, part) pairs are unique, so bound tracks drive distinct joints */
+    b->covers_all = b->bound == b->joint_count;
     *out = b;
     return RUNE_OK;
 }
@@ -111,7 +114,8 @@ void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache,
 {
     rune_sample_cache_sample(cache, t);
     rune_track_samples s = rune_sample_cache_results(cache);
-    rune_pose_reset(pose);
+    if (!b->covers_all || pose->count != b->joint_count)
+        rune_pose_reset(pose); /* unkeyed joints: identity, coverage 0 */
     for (size_t k = 0; k < b->track_count && k < s.count; k++) {
         int32_t j = b->joint_of_track[k];
         if (j < 0 || (size_t)j >= pose->count)

@@ -1,4 +1,5 @@
-/* placeholder */
+/* `rune bench`: runs the benchmarks of bench/. */
 #include "commands.h"
-#include <stdio.h>
-int cmd_bench(int argc, char **argv) { (void)argc; (void)argv; fputs("rune bench: not built yet\n", stderr); return 2; }
+#include "../../bench/bench.h"
+
+int cmd_bench(int argc, char **argv) { return rune_bench_main(argc, argv); }

@@ -1,0 +1,41 @@
+/* The scalar reference of the benchmark: what a straightforward
+ * implementation of the same sampling and mixing does. */
+#include "bench.h"
+
+void bench_ref_sample(const rune_binding *b, float t, rune_pose *out) { rune_binding_sample(b, t, out); }
+
+void bench_ref_sample_mix(const bench_ref_input *in, size_t n, rune_pose *scratch, rune_pose *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const rune_clip *c = rune_binding_clip(in[i].binding);
+        float t = rune_wrap_time(in[i].time, rune_clip_length(c));
+        bench_ref_sample(in[i].binding, t, &scratch[i]);
+    }
+    rune_pose_reset(out);
+    for (int rank = 0; rank < RUNE_PRIORITY_COUNT; rank++)
+        for (size_t j = 0; j < out->count; j++) {
+            float sum = 0.0f;
+            rune_vec3 at = {0, 0, 0};
+            rune_quat aq = {0, 0, 0, 0};
+            for (size_t i = 0; i < n; i++) {
+                if (in[i].priority != rank)
+                    continue;
+                float s = in[i].weight * scratch[i].coverage[j];
+                s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+                if (s <= 0.0f)
+                    continue;
+                rune_quat q = scratch[i].r[j];
+                if (rune_q_dot(aq, q) < 0.0f)
+                    q = rune_q_negate(q);
+                aq = rune_q(aq.x + s * q.x, aq.y + s * q.y, aq.z + s * q.z, aq.w + s * q.w);
+                at = rune_v3_add(at, rune_v3_scale(scratch[i].t[j], s));
+                sum += s;
+            }
+            if (sum <= 0.0f)
+                continue;
+            float c = sum > 1.0f ? 1.0f : sum;
+            out->t[j] = rune_v3_lerp(out->t[j], rune_v3_scale(at, 1.0f / sum), c);
+            out->r[j] = rune_q_slerp(out->r[j], rune_q_normalize(aq), c);
+            out->coverage[j] += c * (1.0f - out->coverage[j]);
+        }
+}

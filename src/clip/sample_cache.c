@@ -27,6 +27,7 @@ struct rune_sample_cache {
     float *lo, *hi;    /* the time range each cached interval is valid for */
     uint32_t *cursor;  /* key index (within the track) of key 0 */
     uint8_t *exact;    /* 1: use the scalar sampler for this track */
+    size_t exact_count; /* tracks with exact set: most frames have none */
     size_t seeks;
 };
 
@@ -81,7 +82,9 @@ static void set_keys(rune_sample_cache *c, size_t i, size_t k0, size_t k1, float
     in->qx1[i] = b.x, in->qy1[i] = b.y, in->qz1[i] = b.z, in->qw1[i] = b.w;
     in->w0[i] = clip->key_weight[k0], in->w1[i] = clip->key_weight[k1];
     in->m0[i] = clip->key_mask[k0], in->m1[i] = clip->key_mask[k1];
-    c->exact[i] = k0 != k1 && (clip->key_style[k1] != RUNE_EASE_LINEAR || d < SERIES_MIN_DOT);
+    uint8_t exact = k0 != k1 && (clip->key_style[k1] != RUNE_EASE_LINEAR || d < SERIES_MIN_DOT);
+    c->exact_count += (size_t)exact - (size_t)c->exact[i];
+    c->exact[i] = exact;
 }
 
 /* Moves track i's interval to the one containing t. */
@@ -192,7 +195,7 @@ void rune_sample_cache_sample(rune_sample_cache *c, float t)
         if (!(t >= c->lo[i] && t < c->hi[i]))
             refill(c, i, t);
     c->kernel(&c->in, t, &c->out, c->padded);
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t i = 0; c->exact_count && i < c->n; i++) {
         if (!c->exact[i])
             continue;
         rune_key_sample s;

@@ -33,6 +33,10 @@ typedef struct rune_import {
  * - Scale keys and rest scales other than 1 cannot be represented and are
  *   reported in `warnings`, never silently dropped. */
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
+/** The same from bytes in memory; `hint` is the format's file extension
+ * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */
+rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
+                               const rune_allocator *alloc, rune_import **out, rune_error *err);
 void rune_import_destroy(rune_import *imp);
 
 /** Writes the import as a scenario document (rig, clips, and a timeline

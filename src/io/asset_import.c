@@ -294,15 +294,11 @@ static rune_status convert(importer *I)
     return st;
 }
 
-rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
+/* Converts an assimp scene (or its absence) into a rune_import; releases
+ * the scene either way. */
+static rune_status from_scene(const struct aiScene *sc, const char *path, const rune_allocator *alloc,
+                              rune_import **out, rune_error *err)
 {
-    *out = NULL;
-    alloc = rune__alloc_or_default(alloc);
-    struct aiPropertyStore *props = aiCreatePropertyStore();
-    /* pivots as separate helper nodes would add joints no animator made */
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
-    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
-    aiReleasePropertyStore(props);
     if (!sc || !sc->mRootNode) {
         rune_status st = rune_fail(err, RUNE_E_PARSE, "%s: cannot import: %s", path, aiGetErrorString());
         if (sc)
@@ -328,6 +324,39 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
     }
     *out = &box->imp;
     return RUNE_OK;
+}
+
+static struct aiPropertyStore *import_properties(void)
+{
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    /* pivots as separate helper nodes would add joints no animator made */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    return props;
+}
+
+rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
+{
+    *out = NULL;
+    struct aiPropertyStore *props = import_properties();
+    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    aiReleasePropertyStore(props);
+    return from_scene(sc, path, rune__alloc_or_default(alloc), out, err);
+}
+
+rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
+                               const rune_allocator *alloc, rune_import **out, rune_error *err)
+{
+    *out = NULL;
+    name = name ? name : "<memory>";
+    if (!data || size == 0) /* assimp asserts (aborts) on an empty buffer */
+        return rune_fail(err, RUNE_E_PARSE, "%s: cannot import: empty input", name);
+    if (size > UINT32_MAX)
+        return rune_fail(err, RUNE_E_INVALID, "%s: larger than 4 GiB", name);
+    struct aiPropertyStore *props = import_properties();
+    const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
+                                                                    aiProcess_ValidateDataStructure, hint, props);
+    aiReleasePropertyStore(props);
+    return from_scene(sc, name, rune__alloc_or_default(alloc), out, err);
 }
 
 void rune_import_destroy(rune_import *imp)

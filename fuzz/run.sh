@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs
+# each for SECONDS (default 60), seeded from the golden scenarios and the
+# assimp test models. Exits non-zero on any crash, leak or sanitizer report.
+#   fuzz/run.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SANITIZE=ON -DRUNE_FUZZ=ON \
+  -DRUNE_BUILD_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import
+
+corpus=build-fuzz/corpus
+mkdir -p "$corpus/scenario" "$corpus/bvh"
+cp tests/scenarios/*.json tests/scenarios/errors/*.json "$corpus/scenario/"
+cp tests/fixtures/tiny.bvh "$corpus/bvh/"
+for f in /usr/share/assimp/models/BVH/*.bvh; do
+  # the CMU files are large; their first 4 KiB (hierarchy and some frames)
+  # make better seeds
+  [ -f "$f" ] && head -c 4096 "$f" > "$corpus/bvh/$(basename "$f")"
+done
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+run() {
+  local target=$1 dir=$2
+  echo "== fuzz_$target for ${seconds}s"
+  if ! build-fuzz/fuzz/fuzz_$target -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+       -artifact_prefix=build-fuzz/crash-$target- \
+       -rss_limit_mb=2048 -print_final_stats=1 "$dir" 2>build-fuzz/fuzz_$target.log; then
+    status=1
+    tail -40 build-fuzz/fuzz_$target.log
+  fi
+  grep -E "stat::number_of_executed_units|Done [0-9]+ runs" build-fuzz/fuzz_$target.log | tail -2
+}
+run load "$corpus/scenario"
+run eval "$corpus/scenario"
+run import "$corpus/bvh"
+exit $status

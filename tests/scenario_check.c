@@ -14,6 +14,7 @@
  *   event FRAME I KIND TRACK [NAME [VALUE [TIME]]]
  *   root FRAME DX DZ YAW         root motion
  *   same FRAME_A FRAME_B JOINT   identical pose at two frames (within tol)
+ *   finite                       every number in the output is finite
  */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
@@ -105,6 +106,24 @@ static void check_vec(json_t *arr, const double *want, size_t n, double tol, boo
     }
     for (size_t i = 0; i < n; i++)
         check_num(what, s * json_number_value(json_array_get(arr, i)), want[i], tol);
+}
+
+/* Counts numbers that are not finite anywhere below v. */
+static int non_finite(json_t *v)
+{
+    int bad = 0;
+    if (json_is_real(v))
+        return !isfinite(json_real_value(v));
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) bad += non_finite(x);
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x) bad += non_finite(x);
+    }
+    return bad;
 }
 
 static int words(char *line, char **w, int max)
@@ -200,7 +219,10 @@ int main(int argc, char **argv)
                 break;
             }
         }
-        if (strcmp(w[0], "frames") == 0 && n == 2) {
+        if (strcmp(w[0], "finite") == 0 && n == 1) {
+            if (non_finite(doc))
+                fail("output holds non-finite numbers%s%s", "", "");
+        } else if (strcmp(w[0], "frames") == 0 && n == 2) {
             check_num("frame count", (double)json_array_size(json_object_get(doc, "frames")), atof(w[1]), 0);
         } else if ((strcmp(w[0], "t") == 0 && n == 6) || (strcmp(w[0], "r") == 0 && n == 7)) {
             json_t *j = joint_at(doc, atol(w[1]), w[2]);

@@ -138,9 +138,9 @@ static rune_status prepare_motions(runner *r, rune_error *err)
     for (size_t i = 0; i < s->command_count; i++)
         plays += s->commands[i].kind == RUNE_CMD_PLAY && s->commands[i].is_motion;
     r->mtracks = rune__calloc(&r->alloc, plays, sizeof *r->mtracks);
+    r->mtrack_total = plays; /* the size runner_free releases, set before any failure */
     if (!r->motions || !r->mtracks)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing motions");
-    r->mtrack_total = plays;
     for (size_t i = 0; i < s->motion_count; i++) {
         const rune_scenario_motion *m = &s->motions[i];
         if ((st = rune_motion_create(m->nodes, m->node_count, s->param_count, s->clip_count, &r->alloc,
@@ -257,9 +257,9 @@ static rune_status prepare_graphs(runner *r, rune_error *err)
     r->graphs = rune__calloc(&r->alloc, s->graph_count, sizeof *r->graphs);
     r->gruns = rune__calloc(&r->alloc, runs, sizeof *r->gruns);
     r->extra = rune__calloc(&r->alloc, r->mtrack_total + runs, sizeof *r->extra);
+    r->grun_total = runs; /* the size runner_free releases, set before any failure */
     if (!r->clip_motions || !r->graphs || !r->gruns || !r->extra)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing graphs");
-    r->grun_total = runs;
     for (size_t gi = 0; gi < s->graph_count; gi++)
         if ((st = build_graph(r, gi, err)))
             return st;

@@ -1,7 +1,9 @@
 /* Counting and fault-injecting allocator for tests. */
 #include "counting_alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *ca_alloc(void *user, size_t size)
 {
@@ -13,6 +15,13 @@ static void *ca_alloc(void *user, size_t size)
     if (p) {
         c->allocs++;
         c->live_bytes += size;
+        for (size_t i = 0; i < 1024; i++)
+            if (!c->live[i].p) {
+                c->live[i].p = p;
+                c->live[i].size = size;
+                c->live[i].index = c->attempts;
+                break;
+            }
     }
     return p;
 }
@@ -24,6 +33,14 @@ static void ca_free(void *user, void *p, size_t size)
         return;
     c->frees++;
     c->live_bytes -= size;
+    for (size_t i = 0; i < 1024; i++)
+        if (c->live[i].p == p) {
+            if (c->live[i].size != size)
+                fprintf(stderr, "counting_alloc: block %zu of %zu bytes freed as %zu\n", c->live[i].index,
+                        c->live[i].size, size);
+            c->live[i].p = NULL;
+            break;
+        }
     free(p);
 }
 
@@ -33,4 +50,12 @@ void counting_alloc_init(counting_alloc *c)
     c->iface.free = ca_free;
     c->iface.user = c;
     c->allocs = c->frees = c->live_bytes = c->fail_at = c->attempts = 0;
+    memset(c->live, 0, sizeof c->live);
+}
+
+void counting_alloc_report(const counting_alloc *c)
+{
+    for (size_t i = 0; i < 1024; i++)
+        if (c->live[i].p)
+            fprintf(stderr, "counting_alloc: block %zu of %zu bytes not freed\n", c->live[i].index, c->live[i].size);
 }

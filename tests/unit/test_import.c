@@ -138,6 +138,21 @@ static void test_bad_files(void **state)
     remove(path);
 }
 
+/* Found by fuzz_import: a BVH claiming -1 frames. assimp tries a huge
+ * allocation and catches std::bad_alloc; rune reports an error. */
+static void test_negative_frames(void **state)
+{
+    (void)state;
+    rune_import *imp = (rune_import *)1;
+    rune_error err;
+    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/negative_frames.bvh", NULL, &imp, &err), RUNE_E_PARSE);
+    assert_null(imp);
+    assert_non_null(strstr(err.message, "cannot import"));
+    /* and an empty buffer, which assimp would abort on */
+    assert_int_equal(rune_import_memory("", 0, "bvh", "empty.bvh", NULL, &imp, &err), RUNE_E_PARSE);
+    assert_non_null(strstr(err.message, "empty.bvh: cannot import: empty input"));
+}
+
 static void test_import_allocation_failures(void **state)
 {
     (void)state;
@@ -162,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_gltf_linear),
         cmocka_unit_test(test_fbx_skeleton),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,16 +108,11 @@ static void test_run_errors_name_the_command(void **state)
     rune_scenario_destroy(s);
 }
 
-static void test_load_and_run_allocation_failures(void **state)
+/* Fails allocation k of load + prepare + run, for every k until the run
+ * succeeds: each failure is an error, never a crash, and frees everything.
+ * Returns how many allocation sites were exercised. */
+static size_t fail_every_allocation(const char *doc)
 {
-    (void)state;
-    const char *doc = "{" RIG ", \"clips\": [{\"id\": \"c\", \"loop\": true, \"keyframes\": ["
-                      "{\"time\": 0, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\"}]},"
-                      "{\"time\": 1, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\", \"t\": [1,0,0]}]}],"
-                      "\"markers\": [{\"time\": 0.5, \"name\": \"m\"}]}], \"frames\": 100,"
-                      "\"commands\": [{\"frame\": 0, \"play\": \"c\"}, {\"frame\": 3, \"play\": \"c\", \"track\": \"b\"},"
-                      "{\"frame\": 5, \"control\": \"k\", \"joint\": \"Root/Arm\"}, {\"frame\": 50, \"stop\": \"b\"}]}";
-    size_t total = 0;
     for (size_t k = 1;; k++) {
         counting_alloc ca;
         counting_alloc_init(&ca);
@@ -129,13 +124,53 @@ static void test_load_and_run_allocation_failures(void **state)
             rune_scenario_destroy(s);
         }
         assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
-        assert_int_equal(ca.live_bytes, 0);
-        if (st == RUNE_OK && ca.attempts < k) {
-            total = k - 1;
-            break;
+        if (ca.live_bytes) {
+            print_message("%zu bytes leaked when allocation %zu failed\n", ca.live_bytes, k);
+            counting_alloc_report(&ca);
         }
+        assert_int_equal(ca.live_bytes, 0);
+        if (st == RUNE_OK && ca.attempts < k)
+            return k - 1;
     }
-    assert_true(total > 10); /* every allocation site was failed once */
+}
+
+static void test_graph_scenario_allocation_failures(void **state)
+{
+    (void)state;
+    const char *doc =
+        "{" RIG ", \"clips\": ["
+        "{\"id\": \"a\", \"loop\": true, \"keyframes\": [{\"time\": 0, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\"}]},"
+        "  {\"time\": 1, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\", \"t\": [1,0,0]}]}], \"markers\": [{\"time\": 0.5, \"name\": \"m\"}]},"
+        "{\"id\": \"b\", \"loop\": true, \"keyframes\": [{\"time\": 0, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\", \"t\": [0,1,0]}]},"
+        "  {\"time\": 2, \"poses\": [{\"part\": \"Root\", \"t\": [0,0,2]}]}]}],"
+        "\"motions\": [{\"id\": \"mix\", \"type\": \"blend1d\", \"param\": \"speed\", \"samples\": ["
+        "  {\"clip\": \"a\", \"threshold\": 0}, {\"clip\": \"b\", \"threshold\": 1}]}],"
+        "\"graphs\": [{\"id\": \"g\", \"params\": [{\"name\": \"speed\"}, {\"name\": \"go\", \"type\": \"trigger\"}],"
+        "  \"layers\": [{\"states\": [{\"name\": \"A\", \"motion\": \"a\", \"sync\": \"s\"}, {\"name\": \"M\", \"motion\": \"mix\", \"sync\": \"s\"}],"
+        "    \"transitions\": [{\"from\": \"A\", \"to\": \"M\", \"duration\": 0.3, \"conditions\": [{\"param\": \"go\"}]}]},"
+        "   {\"blend\": \"additive\", \"weight\": 0.5, \"mask\": [{\"joint\": \"Root\", \"propagate\": true}],"
+        "    \"states\": [{\"name\": \"B\", \"motion\": \"b\"}]}]}],"
+        "\"frames\": 100,"
+        "\"commands\": [{\"frame\": 0, \"graph\": \"g\", \"instance\": \"g1\"}, {\"frame\": 0, \"play\": \"mix\", \"track\": \"m\"},"
+        "  {\"frame\": 2, \"set\": \"m\", \"param\": \"speed\", \"value\": 0.5}, {\"frame\": 3, \"trigger\": \"g1\", \"param\": \"go\"},"
+        "  {\"frame\": 40, \"travel\": \"g1\", \"state\": \"A\"}, {\"frame\": 60, \"stop\": \"g1\"}]}";
+    rune_scenario *s;
+    rune_error err;
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    rune_scenario_destroy(s);
+    assert_true(fail_every_allocation(doc) > 40);
+}
+
+static void test_load_and_run_allocation_failures(void **state)
+{
+    (void)state;
+    const char *doc = "{" RIG ", \"clips\": [{\"id\": \"c\", \"loop\": true, \"keyframes\": ["
+                      "{\"time\": 0, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\"}]},"
+                      "{\"time\": 1, \"poses\": [{\"parent\": \"Root\", \"part\": \"Arm\", \"t\": [1,0,0]}]}],"
+                      "\"markers\": [{\"time\": 0.5, \"name\": \"m\"}]}], \"frames\": 100,"
+                      "\"commands\": [{\"frame\": 0, \"play\": \"c\"}, {\"frame\": 3, \"play\": \"c\", \"track\": \"b\"},"
+                      "{\"frame\": 5, \"control\": \"k\", \"joint\": \"Root/Arm\"}, {\"frame\": 50, \"stop\": \"b\"}]}";
+    assert_true(fail_every_allocation(doc) > 10); /* every allocation site was failed once */
 }
 
 int main(void)
@@ -145,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_defaults_and_negative_key_time),
         cmocka_unit_test(test_run_errors_name_the_command),
         cmocka_unit_test(test_load_and_run_allocation_failures),
+        cmocka_unit_test(test_graph_scenario_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

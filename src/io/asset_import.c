@@ -4,6 +4,7 @@
 #include "rune/import.h"
 #include "../base/alloc.h"
 #include "../base/arena.h"
+#include "gltf_interpolation.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -28,7 +29,15 @@ typedef struct importer {
     rune_error *err;
     const struct aiScene *scene;
     size_t cap;
+    gltf_channel_mode *modes; /* glTF sampler modes, when the source is glTF */
+    size_t mode_count;
+    const char *path;
 } importer;
+
+/* A stepped (glTF STEP) channel that shares a joint with an interpolated
+ * one is resampled: a copy of the previous key this long before each key
+ * (or half the gap, if shorter) turns the step into a ramp that short. */
+#define STEP_RAMP_SECONDS 1e-4
 
 static rune_status nomem(importer *I) { return rune_fail(I->err, RUNE_E_NOMEM, "out of memory importing"); }
 
@@ -132,8 +141,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Position at time t: linear between keys, ends held. */
-static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest)
+/* Position at time t: linear between keys (or held, stepped), ends held. */
+static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, bool step)
 {
     unsigned n = ch->mNumPositionKeys;
     if (n == 0)
@@ -142,7 +151,9 @@ static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 re
     if (t <= k[0].mTime)
         return rune_v3(k[0].mValue.x, k[0].mValue.y, k[0].mValue.z);
     for (unsigned i = 1; i < n; i++)
-        if (t <= k[i].mTime) {
+        if (step && t < k[i].mTime)
+            return rune_v3(k[i - 1].mValue.x, k[i - 1].mValue.y, k[i - 1].mValue.z);
+        else if (t <= k[i].mTime) {
             double span = k[i].mTime - k[i - 1].mTime;
             float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
             rune_vec3 a = {k[i - 1].mValue.x, k[i - 1].mValue.y, k[i - 1].mValue.z};
@@ -154,8 +165,8 @@ static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 re
 
 static rune_quat quat_of(const struct aiQuaternion *q) { return rune_q_normalize(rune_q(q->x, q->y, q->z, q->w)); }
 
-/* Rotation at time t: slerp between keys, ends held. */
-static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat rest)
+/* Rotation at time t: slerp between keys (or held, stepped), ends held. */
+static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat rest, bool step)
 {
     unsigned n = ch->mNumRotationKeys;
     if (n == 0)
@@ -164,7 +175,9 @@ static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat re
     if (t <= k[0].mTime)
         return quat_of(&k[0].mValue);
     for (unsigned i = 1; i < n; i++)
-        if (t <= k[i].mTime) {
+        if (step && t < k[i].mTime)
+            return quat_of(&k[i - 1].mValue);
+        else if (t <= k[i].mTime) {
             double span = k[i].mTime - k[i - 1].mTime;
             float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
             return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
@@ -172,14 +185,41 @@ static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat re
     return quat_of(&k[n - 1].mValue);
 }
 
-/* Sorted, distinct key times of a channel (positions and rotations). */
-static size_t channel_times(const struct aiNodeAnim *ch, double *out)
+/* assimp fills channels a glTF node does not animate with its rest value:
+ * such a constant channel steps as well as it interpolates. */
+static bool constant_positions(const struct aiNodeAnim *ch)
+{
+    for (unsigned i = 1; i < ch->mNumPositionKeys; i++)
+        if (memcmp(&ch->mPositionKeys[i].mValue, &ch->mPositionKeys[0].mValue, sizeof ch->mPositionKeys[0].mValue))
+            return false;
+    return true;
+}
+
+static bool constant_rotations(const struct aiNodeAnim *ch)
+{
+    for (unsigned i = 1; i < ch->mNumRotationKeys; i++)
+        if (memcmp(&ch->mRotationKeys[i].mValue, &ch->mRotationKeys[0].mValue, sizeof ch->mRotationKeys[0].mValue))
+            return false;
+    return true;
+}
+
+/* Sorted, distinct key times of a channel (positions and rotations), plus
+ * the ramp starts before each key of a channel that steps (`ramp` ticks). */
+static size_t channel_times(const struct aiNodeAnim *ch, bool pos_ramp, bool rot_ramp, double ramp, double *out)
 {
     size_t n = 0;
-    for (unsigned i = 0; i < ch->mNumPositionKeys; i++)
+    for (unsigned i = 0; i < ch->mNumPositionKeys; i++) {
         out[n++] = ch->mPositionKeys[i].mTime;
-    for (unsigned i = 0; i < ch->mNumRotationKeys; i++)
+        if (pos_ramp && i > 0)
+            out[n++] = ch->mPositionKeys[i].mTime -
+                       fmin(ramp, 0.5 * (ch->mPositionKeys[i].mTime - ch->mPositionKeys[i - 1].mTime));
+    }
+    for (unsigned i = 0; i < ch->mNumRotationKeys; i++) {
         out[n++] = ch->mRotationKeys[i].mTime;
+        if (rot_ramp && i > 0)
+            out[n++] = ch->mRotationKeys[i].mTime -
+                       fmin(ramp, 0.5 * (ch->mRotationKeys[i].mTime - ch->mRotationKeys[i - 1].mTime));
+    }
     qsort(out, n, sizeof *out, cmp_double);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -218,7 +258,8 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     d->priority = RUNE_PRIORITY_CORE;
     size_t total = 0, widest = 0;
     for (unsigned c = 0; c < a->mNumChannels; c++) {
-        size_t n = (size_t)a->mChannels[c]->mNumPositionKeys + a->mChannels[c]->mNumRotationKeys;
+        /* twice the keys: room for the ramps of stepped channels */
+        size_t n = 2 * ((size_t)a->mChannels[c]->mNumPositionKeys + a->mChannels[c]->mNumRotationKeys);
         total += n;
         widest = n > widest ? n : widest;
     }
@@ -250,10 +291,22 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         }
         const rune_joint_desc *jd = &imp->joints[j];
         rune_quat inv = rune_q_conjugate(jd->frame.r);
-        size_t n = channel_times(ch, times);
+        char node[256];
+        snprintf(node, sizeof node, "%.*s", (int)ch->mNodeName.length, ch->mNodeName.data);
+        gltf_mode pm = rune__gltf_mode_of(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION);
+        gltf_mode rm = rune__gltf_mode_of(I->modes, I->mode_count, ai, node, GLTF_ROTATION);
+        if (pm == GLTF_CUBIC || rm == GLTF_CUBIC)
+            warn(I, "animation \"%s\": joint \"%s\": CUBICSPLINE %s keys: assimp drops the tangents, so the key "
+                    "values are kept and interpolated linearly between keys",
+                 d->id, jd->part, pm == GLTF_CUBIC ? (rm == GLTF_CUBIC ? "translation and rotation" : "translation")
+                                                   : "rotation");
+        bool ps = pm == GLTF_STEP, rs = rm == GLTF_STEP;
+        /* all of the joint's channels step: the constant easing is exact */
+        bool all_step = (ps || rs) && (ps || constant_positions(ch)) && (rs || constant_rotations(ch));
+        size_t n = channel_times(ch, ps && !all_step, rs && !all_step, STEP_RAMP_SECONDS * tps, times);
         for (size_t i = 0; i < n; i++, k++) {
-            rune_vec3 lt = position_at(ch, times[i], jd->frame.t);
-            rune_quat lr = rotation_at(ch, times[i], jd->frame.r);
+            rune_vec3 lt = position_at(ch, times[i], jd->frame.t, ps);
+            rune_quat lr = rotation_at(ch, times[i], jd->frame.r, rs);
             rune_key_pose_desc *p = &poses[k];
             p->parent = jd->parent;
             p->part = jd->part;
@@ -261,7 +314,7 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
             p->t = rune_q_rotate(inv, rune_v3_sub(lt, jd->frame.t));
             p->r = rune_q_normalize(rune_q_mul(inv, lr));
             p->weight = 1.0f;
-            p->easing = RUNE_EASE_LINEAR;
+            p->easing = all_step ? RUNE_EASE_CONSTANT : RUNE_EASE_LINEAR;
             p->direction = RUNE_EASE_IN;
             kf[k].time = (float)(times[i] / tps);
             kf[k].poses = p;
@@ -296,8 +349,8 @@ static rune_status convert(importer *I)
 
 /* Converts an assimp scene (or its absence) into a rune_import; releases
  * the scene either way. */
-static rune_status from_scene(const struct aiScene *sc, const char *path, const rune_allocator *alloc,
-                              rune_import **out, rune_error *err)
+static rune_status from_scene(const struct aiScene *sc, const char *path, bool read_gltf,
+                              const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
     if (!sc || !sc->mRootNode) {
         rune_status st = rune_fail(err, RUNE_E_PARSE, "%s: cannot import: %s", path, aiGetErrorString());
@@ -312,7 +365,9 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, const 
     }
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
-    importer I = {box, err, sc, 0};
+    importer I = {box, err, sc, 0, NULL, 0, path};
+    if (read_gltf)
+        I.mode_count = rune__gltf_channel_modes(path, &box->arena, &I.modes);
     rune_status st = convert(&I);
     if (!st && !(box->imp.source = rune__arena_strdup(&box->arena, path)))
         st = nomem(&I);
@@ -340,7 +395,7 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
     aiReleasePropertyStore(props);
-    return from_scene(sc, path, rune__alloc_or_default(alloc), out, err);
+    return from_scene(sc, path, true, rune__alloc_or_default(alloc), out, err);
 }
 
 rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
@@ -356,7 +411,7 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
     const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
                                                                     aiProcess_ValidateDataStructure, hint, props);
     aiReleasePropertyStore(props);
-    return from_scene(sc, name, rune__alloc_or_default(alloc), out, err);
+    return from_scene(sc, name, false, rune__alloc_or_default(alloc), out, err);
 }
 
 void rune_import_destroy(rune_import *imp)

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -138,6 +139,55 @@ static void test_bad_files(void **state)
     remove(path);
 }
 
+/* tests/fixtures/steps.gltf: joint A rotates 0 -> 90 -> 180 deg about Y
+ * with STEP keys (its translation constant); joint B translates linearly
+ * 0 -> 2 -> 4 while its rotation STEPs 0 -> 60 -> 0 deg about X; Root's
+ * translation is a CUBICSPLINE 0 -> 3 in y. */
+static void test_gltf_step_and_cubic(void **state)
+{
+    (void)state;
+    rune_import *imp;
+    rune_error err;
+    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/steps.gltf", NULL, &imp, &err), RUNE_OK);
+    bool cubic_warned = false;
+    for (size_t i = 0; i < imp->warning_count; i++)
+        cubic_warned |= strstr(imp->warnings[i], "CUBICSPLINE translation keys") != NULL;
+    assert_true(cubic_warned); /* the approximation is reported, never silent */
+    rune_rig *rig;
+    rune_clip *clip;
+    rune_binding *b;
+    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, &err), RUNE_OK);
+    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, &err), RUNE_OK);
+    int32_t a = rune_rig_find(rig, "Root/A"), bj = rune_rig_find(rig, "Root/B"), root = rune_rig_find(rig, "Root");
+    rune_pose p;
+    assert_int_equal(rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
+    /* A steps exactly (constant easing): still 0 deg at .999 s, 90 at 1 s */
+    rune_binding_sample(b, 0.999f, &p);
+    assert_true(fabsf(p.r[a].w - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 1.0f, &p);
+    assert_true(fabsf(p.r[a].y - 0.70710678f) < 1e-6f);
+    rune_binding_sample(b, 1.5f, &p);
+    assert_true(fabsf(p.r[a].y - 0.70710678f) < 1e-6f);
+    /* B: translation interpolates (x = 1 at .5 s) while its rotation holds
+     * 0 deg until the 0.1 ms ramp before 1 s, then 60 deg */
+    rune_binding_sample(b, 0.5f, &p);
+    assert_true(fabsf(p.t[bj].x - 1.0f) < 1e-5f);
+    assert_true(fabsf(p.r[bj].w - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 0.9998f, &p);
+    assert_true(fabsf(p.r[bj].w - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 1.0f, &p);
+    assert_true(fabsf(p.r[bj].x - 0.5f) < 1e-5f);
+    /* Root: the cubic spline's key values, linear between: y = 1.5 at .5 s */
+    rune_binding_sample(b, 0.5f, &p);
+    assert_true(fabsf(p.t[root].y - 1.5f) < 1e-5f);
+    rune_pose_release(&p);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+    rune_import_destroy(imp);
+}
+
 /* Found by fuzz_import: a BVH claiming -1 frames. assimp tries a huge
  * allocation and catches std::bad_alloc; rune reports an error. */
 static void test_negative_frames(void **state)
@@ -177,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_gltf_linear),
         cmocka_unit_test(test_fbx_skeleton),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_gltf_step_and_cubic),
         cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
     };

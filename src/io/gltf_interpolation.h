@@ -1,0 +1,24 @@
+/* Interpolation modes of glTF animation channels (see the .c file). */
+#ifndef RUNE_SRC_IO_GLTF_INTERPOLATION_H
+#define RUNE_SRC_IO_GLTF_INTERPOLATION_H
+
+#include "../base/arena.h"
+
+typedef enum gltf_mode { GLTF_LINEAR = 0, GLTF_STEP, GLTF_CUBIC } gltf_mode;
+typedef enum gltf_path { GLTF_TRANSLATION = 0, GLTF_ROTATION, GLTF_OTHER } gltf_path;
+
+typedef struct gltf_channel_mode {
+    size_t animation;
+    const char *node; /* the node name as assimp gives it */
+    gltf_path path;
+    gltf_mode mode;
+} gltf_channel_mode;
+
+/** Reads every channel's mode when `path` is a .gltf/.glb file; returns how
+ * many (0 for other formats or unreadable JSON: everything is then linear,
+ * as assimp reports it). */
+size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out);
+/** The mode of one channel; linear when not listed. */
+gltf_mode rune__gltf_mode_of(const gltf_channel_mode *m, size_t n, size_t animation, const char *node, gltf_path path);
+
+#endif

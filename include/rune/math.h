@@ -33,6 +33,9 @@ static inline rune_vec3 rune_v3_lerp(rune_vec3 a, rune_vec3 b, float u)
     return rune_v3(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u);
 }
 
+/** x clamped to [0, 1]; NaN becomes 0. */
+static inline float rune_clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
 static inline rune_quat rune_q(float x, float y, float z, float w) { rune_quat q = {x, y, z, w}; return q; }
 static inline rune_quat rune_q_identity(void) { return rune_q(0.0f, 0.0f, 0.0f, 1.0f); }
 static inline float rune_q_dot(rune_quat a, rune_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }

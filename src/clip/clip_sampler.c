@@ -2,8 +2,6 @@
  * curve, interpolate, and derive coverage. */
 #include "clip_internal.h"
 
-static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-
 static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
 {
     out->t = c->key_t[k];
@@ -44,5 +42,5 @@ void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_
         out->weight = c->key_weight[a] + (c->key_weight[b] - c->key_weight[a]) * e;
         out->mask_weight = c->key_mask[a] + (c->key_mask[b] - c->key_mask[a]) * e;
     }
-    out->coverage = clamp01(out->weight * (1.0f - out->mask_weight));
+    out->coverage = rune_clamp01(out->weight * (1.0f - out->mask_weight));
 }

@@ -46,8 +46,6 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
         mean2(inst, &l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
 }
 
-static float clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-
 static void add_joint(rune_pose *out, size_t j, const rune_pose *p, const rune_pose *ref, float w)
 {
     /* the delta from the initial pose, in the joint's local frame:
@@ -70,7 +68,7 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
         const rune_pose *p = &l->pose[LP_LAST];
         float lw = l->weight.weight;
         for (size_t j = 0; j < out->count; j++) {
-            float w = clamp01(lw * gl->mask[j] * p->coverage[j]);
+            float w = rune_clamp01(lw * gl->mask[j] * p->coverage[j]);
             if (w <= 0.0f)
                 continue;
             if (gl->blend == RUNE_LAYER_ADDITIVE)

@@ -2,8 +2,6 @@
  * lowest rank up by each rank's coverage. */
 #include "rune/mix.h"
 
-static float clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-
 static int rank_of(const rune_contribution *c)
 {
     int p = c->priority;
@@ -12,7 +10,7 @@ static int rank_of(const rune_contribution *c)
 
 void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r, float coverage)
 {
-    float c = clamp01(coverage);
+    float c = rune_clamp01(coverage);
     if (c <= 0.0f)
         return;
     if (c >= 1.0f) { /* a full overlay replaces: slerp(a, b, 1) is b */
@@ -40,7 +38,7 @@ void rune_mix_accumulate(rune_pose *acc, const rune_pose *pose, float weight)
     float w = isfinite(weight) ? weight : 0.0f;
     size_t n = acc->count < pose->count ? acc->count : pose->count;
     for (size_t j = 0; j < n; j++) {
-        float s = clamp01(w * pose->coverage[j]);
+        float s = rune_clamp01(w * pose->coverage[j]);
         rune_quat q = pose->r[j];
         rune_quat *a = &acc->r[j];
         /* flip q into the running sum's hemisphere; a select, not a branch */

@@ -2,14 +2,12 @@
  * composed pose in priority order. */
 #include "rune/mix.h"
 
-static float clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-
 static void apply_one(const rune_control *c, rune_pose *pose)
 {
     if (c->joint < 0 || (size_t)c->joint >= pose->count)
         return;
     size_t j = (size_t)c->joint;
-    float w = clamp01(c->weight);
+    float w = rune_clamp01(c->weight);
     if (w <= 0.0f)
         return;
     if (c->mode == RUNE_CONTROL_OFFSET) {

@@ -144,17 +144,23 @@ rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level leve
 void rune_sample_cache_destroy(rune_sample_cache *cache);
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
 rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache);
-/** Samples every track at t (clip time, as rune_clip_sample_track). */
-void rune_sample_cache_sample(rune_sample_cache *cache, float t);
+/** Tracks sampled per call: results land in a caller's chunk (on the
+ * stack), so they stay in cache and per-play state stays small. */
+#define RUNE_SAMPLE_CHUNK 64
 
-/** The results of the last sample, one entry per track. */
-typedef struct rune_track_samples {
-    size_t count;
-    const float *x, *y, *z;
-    const float *qx, *qy, *qz, *qw;
-    const float *weight, *mask, *coverage;
-} rune_track_samples;
-rune_track_samples rune_sample_cache_results(const rune_sample_cache *cache);
+/** Samples of up to RUNE_SAMPLE_CHUNK consecutive tracks, as arrays. */
+typedef struct rune_sample_chunk {
+    float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
+    float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
+    float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK], coverage[RUNE_SAMPLE_CHUNK];
+} rune_sample_chunk;
+
+/** Samples tracks [first, first + count) at t (clip time, as
+ * rune_clip_sample_track) into `out` (entry i is track first + i).
+ * `first` must be a multiple of RUNE_SAMPLE_CHUNK and count at most that;
+ * tracks past the clip's count are ignored. */
+void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
+size_t rune_sample_cache_track_count(const rune_sample_cache *cache);
 /** How many binary searches the cache has done (seeks, not steady play). */
 size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 

@@ -10,6 +10,11 @@
 #include "rune/rig.h"
 #include "rune/clip.h"
 
+/** Most keys (position and rotation, all channels) one animation may have;
+ * larger ones are refused rather than taking gigabytes (a 65-byte BVH can
+ * claim millions of frames). CMU 01_01 has about 210,000. */
+#define RUNE_IMPORT_MAX_KEYS 4000000
+
 /** An imported asset. Owned by the import; read-only. */
 typedef struct rune_import {
     const char *source;

@@ -8,11 +8,14 @@
 #include "rune/rig.h"
 #include "rune/play.h"
 
-/** One input of the mixer: a sampled track or a finished graph pose. */
+/** One input of the mixer: a finished pose (a graph's, a motion's), or a
+ * track that composition samples itself, into scratch, just before
+ * accumulating it (so no pose per track is ever stored). */
 typedef struct rune_contribution {
-    const rune_pose *pose;
-    float weight;  /**< playback weight */
-    int priority;  /**< rank 0 .. RUNE_PRIORITY_COUNT-1 (others are clamped) */
+    const rune_pose *pose;    /**< a finished pose; NULL when `track` is set */
+    float weight;             /**< playback weight */
+    int priority;             /**< rank 0 .. RUNE_PRIORITY_COUNT-1 (others are clamped) */
+    const rune_track *track;  /**< sampled during composition when pose is NULL */
 } rune_contribution;
 
 /** Composes contributions into `out` (reset first). Ranks are processed
@@ -21,10 +24,11 @@ typedef struct rune_contribution {
  * sign-aligned to the accumulated hemisphere; the rank's coverage
  * min(1, sum of shares) overlays that mean onto the result below
  * (translation lerp, rotation slerp, coverage c + rc (1 - c)).
- * `order` (at least `count` entries) and `acc` (a pose of out's size) are
- * scratch, so composing never allocates. */
+ * `order` (at least `count` entries), `acc` and `sample` (poses of out's
+ * size; `sample` receives track contributions) are scratch, so composing
+ * never allocates. */
 void rune_mix_compose(const rune_contribution *contributions, size_t count, size_t *order, rune_pose *acc,
-                      rune_pose *out);
+                      rune_pose *sample, rune_pose *out);
 
 /** Weighted-mean accumulation, the step shared by mixer ranks and blend
  * spaces. `acc` holds running sums: t = sum s t, r = sum s q (each q

@@ -11,7 +11,7 @@
 /* Below this cos(theta) the 8-term slerp series loses accuracy. */
 #define SERIES_MIN_DOT 0.7f
 
-enum { IN_ARRAYS = 20, OUT_ARRAYS = 10 };
+enum { IN_ARRAYS = 20 };
 
 typedef void (*kernel_fn)(const kernel_in *, float, const kernel_out *, size_t);
 
@@ -21,9 +21,8 @@ struct rune_sample_cache {
     rune_simd_level level;
     kernel_fn kernel;
     size_t n, padded, block_floats;
-    float *block; /* IN_ARRAYS + OUT_ARRAYS + lo + hi arrays of `padded` floats */
+    float *block; /* IN_ARRAYS + lo + hi arrays of `padded` floats */
     kernel_in in;
-    kernel_out out;
     float *lo, *hi;    /* the time range each cached interval is valid for */
     uint32_t *cursor;  /* key index (within the track) of key 0 */
     uint8_t *exact;    /* 1: use the scalar sampler for this track */
@@ -145,7 +144,7 @@ rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level leve
     c->padded = (c->n + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
     if (c->padded == 0)
         c->padded = RUNE_KERNEL_PAD;
-    c->block_floats = (IN_ARRAYS + OUT_ARRAYS + 2) * c->padded;
+    c->block_floats = (IN_ARRAYS + 2) * c->padded;
     c->block = rune__calloc(alloc, c->block_floats, sizeof(float));
     c->cursor = rune__calloc(alloc, c->padded, sizeof *c->cursor);
     c->exact = rune__calloc(alloc, c->padded, sizeof *c->exact);
@@ -157,12 +156,8 @@ rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level leve
     float **ins[IN_ARRAYS] = {&c->in.t0,  &c->in.inv_span, &c->in.x0,  &c->in.y0,  &c->in.z0,  &c->in.x1,  &c->in.y1,
                               &c->in.z1,  &c->in.qx0,      &c->in.qy0, &c->in.qz0, &c->in.qw0, &c->in.qx1, &c->in.qy1,
                               &c->in.qz1, &c->in.qw1,      &c->in.w0,  &c->in.w1,  &c->in.m0,  &c->in.m1};
-    float **outs[OUT_ARRAYS] = {&c->out.x,  &c->out.y,  &c->out.z,      &c->out.qx,   &c->out.qy,
-                                &c->out.qz, &c->out.qw, &c->out.weight, &c->out.mask, &c->out.coverage};
     for (int k = 0; k < IN_ARRAYS; k++, p += c->padded)
         *ins[k] = p;
-    for (int k = 0; k < OUT_ARRAYS; k++, p += c->padded)
-        *outs[k] = p;
     c->lo = p;
     c->hi = p + c->padded;
     for (size_t i = 0; i < c->padded; i++) {
@@ -189,27 +184,41 @@ const rune_clip *rune_sample_cache_clip(const rune_sample_cache *c) { return c->
 rune_simd_level rune_sample_cache_level(const rune_sample_cache *c) { return c->level; }
 size_t rune_sample_cache_seeks(const rune_sample_cache *c) { return c->seeks; }
 
-void rune_sample_cache_sample(rune_sample_cache *c, float t)
+size_t rune_sample_cache_track_count(const rune_sample_cache *c) { return c->n; }
+
+/* The kernel's inputs from lane `first` on. */
+static kernel_in offset_in(const kernel_in *in, size_t first)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (!(t >= c->lo[i] && t < c->hi[i]))
-            refill(c, i, t);
-    c->kernel(&c->in, t, &c->out, c->padded);
-    for (size_t i = 0; c->exact_count && i < c->n; i++) {
-        if (!c->exact[i])
-            continue;
-        rune_key_sample s;
-        rune_clip_sample_track(c->clip, i, t, &s);
-        c->out.x[i] = s.t.x, c->out.y[i] = s.t.y, c->out.z[i] = s.t.z;
-        c->out.qx[i] = s.r.x, c->out.qy[i] = s.r.y, c->out.qz[i] = s.r.z, c->out.qw[i] = s.r.w;
-        c->out.weight[i] = s.weight, c->out.mask[i] = s.mask_weight, c->out.coverage[i] = s.coverage;
-    }
+    kernel_in r = {in->t0 + first,  in->inv_span + first, in->x0 + first,  in->y0 + first,  in->z0 + first,
+                   in->x1 + first,  in->y1 + first,       in->z1 + first,  in->qx0 + first, in->qy0 + first,
+                   in->qz0 + first, in->qw0 + first,      in->qx1 + first, in->qy1 + first, in->qz1 + first,
+                   in->qw1 + first, in->w0 + first,       in->w1 + first,  in->m0 + first,  in->m1 + first};
+    return r;
 }
 
-rune_track_samples rune_sample_cache_results(const rune_sample_cache *c)
+void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
-    rune_track_samples r = {c->n,         c->out.x,  c->out.y,      c->out.z,    c->out.qx,
-                            c->out.qy,    c->out.qz, c->out.qw,     c->out.weight, c->out.mask,
-                            c->out.coverage};
-    return r;
+    if (first >= c->n)
+        return;
+    if (count > RUNE_SAMPLE_CHUNK)
+        count = RUNE_SAMPLE_CHUNK;
+    if (count > c->n - first)
+        count = c->n - first;
+    for (size_t i = first; i < first + count; i++)
+        if (!(t >= c->lo[i] && t < c->hi[i]))
+            refill(c, i, t);
+    /* lanes are padded to RUNE_KERNEL_PAD, and chunks start on multiples of it */
+    size_t lanes = (count + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
+    kernel_in in = offset_in(&c->in, first);
+    kernel_out out = {o->x, o->y, o->z, o->qx, o->qy, o->qz, o->qw, o->weight, o->mask, o->coverage};
+    c->kernel(&in, t, &out, lanes);
+    for (size_t i = 0; c->exact_count && i < count; i++) {
+        if (!c->exact[first + i])
+            continue;
+        rune_key_sample s;
+        rune_clip_sample_track(c->clip, first + i, t, &s);
+        o->x[i] = s.t.x, o->y[i] = s.t.y, o->z[i] = s.t.z;
+        o->qx[i] = s.r.x, o->qy[i] = s.r.y, o->qz[i] = s.r.z, o->qw[i] = s.r.w;
+        o->weight[i] = s.weight, o->mask[i] = s.mask_weight, o->coverage[i] = s.coverage;
+    }
 }

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-/** Lanes are padded to a multiple of this. */
+/** Lanes are padded to a multiple of this (RUNE_SAMPLE_CHUNK is one). */
 #define RUNE_KERNEL_PAD 8
 
 /* The interval each track is in: key 0 and key 1 values, key 0's time and

@@ -141,48 +141,61 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Position at time t: linear between keys (or held, stepped), ends held. */
-static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, bool step)
+/* The first key index i >= 1 with time >= t, found from *cursor on: the
+ * merged times only increase, so a channel is walked once, not once per
+ * time (fuzzing found the quadratic version on long BVH files). */
+static unsigned seek_key(double (*time_of)(const void *, unsigned), const void *keys, unsigned n, double t,
+                         unsigned *cursor)
 {
-    unsigned n = ch->mNumPositionKeys;
-    if (n == 0)
-        return rest;
-    const struct aiVectorKey *k = ch->mPositionKeys;
-    if (t <= k[0].mTime)
-        return rune_v3(k[0].mValue.x, k[0].mValue.y, k[0].mValue.z);
-    for (unsigned i = 1; i < n; i++)
-        if (step && t < k[i].mTime)
-            return rune_v3(k[i - 1].mValue.x, k[i - 1].mValue.y, k[i - 1].mValue.z);
-        else if (t <= k[i].mTime) {
-            double span = k[i].mTime - k[i - 1].mTime;
-            float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
-            rune_vec3 a = {k[i - 1].mValue.x, k[i - 1].mValue.y, k[i - 1].mValue.z};
-            rune_vec3 b = {k[i].mValue.x, k[i].mValue.y, k[i].mValue.z};
-            return rune_v3_lerp(a, b, u);
-        }
-    return rune_v3(k[n - 1].mValue.x, k[n - 1].mValue.y, k[n - 1].mValue.z);
+    unsigned i = *cursor < 1 ? 1 : *cursor;
+    while (i < n && time_of(keys, i) < t)
+        i++;
+    *cursor = i;
+    return i;
 }
 
+static double vector_key_time(const void *k, unsigned i) { return ((const struct aiVectorKey *)k)[i].mTime; }
+static double quat_key_time(const void *k, unsigned i) { return ((const struct aiQuatKey *)k)[i].mTime; }
+
+static rune_vec3 vec_of(const struct aiVector3D *v) { return rune_v3(v->x, v->y, v->z); }
 static rune_quat quat_of(const struct aiQuaternion *q) { return rune_q_normalize(rune_q(q->x, q->y, q->z, q->w)); }
 
-/* Rotation at time t: slerp between keys (or held, stepped), ends held. */
-static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat rest, bool step)
+/* Position at time t: linear between keys (or held, stepped), ends held. */
+static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, bool step, unsigned *cursor)
 {
-    unsigned n = ch->mNumRotationKeys;
+    unsigned n = ch->mNumPositionKeys;
+    const struct aiVectorKey *k = ch->mPositionKeys;
     if (n == 0)
         return rest;
+    if (t <= k[0].mTime)
+        return vec_of(&k[0].mValue);
+    unsigned i = seek_key(vector_key_time, k, n, t, cursor);
+    if (i == n)
+        return vec_of(&k[n - 1].mValue);
+    if (step && t < k[i].mTime)
+        return vec_of(&k[i - 1].mValue);
+    double span = k[i].mTime - k[i - 1].mTime;
+    float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
+    return rune_v3_lerp(vec_of(&k[i - 1].mValue), vec_of(&k[i].mValue), u);
+}
+
+/* Rotation at time t: slerp between keys (or held, stepped), ends held. */
+static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat rest, bool step, unsigned *cursor)
+{
+    unsigned n = ch->mNumRotationKeys;
     const struct aiQuatKey *k = ch->mRotationKeys;
+    if (n == 0)
+        return rest;
     if (t <= k[0].mTime)
         return quat_of(&k[0].mValue);
-    for (unsigned i = 1; i < n; i++)
-        if (step && t < k[i].mTime)
-            return quat_of(&k[i - 1].mValue);
-        else if (t <= k[i].mTime) {
-            double span = k[i].mTime - k[i - 1].mTime;
-            float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
-            return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
-        }
-    return quat_of(&k[n - 1].mValue);
+    unsigned i = seek_key(quat_key_time, k, n, t, cursor);
+    if (i == n)
+        return quat_of(&k[n - 1].mValue);
+    if (step && t < k[i].mTime)
+        return quat_of(&k[i - 1].mValue);
+    double span = k[i].mTime - k[i - 1].mTime;
+    float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
+    return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
 }
 
 /* assimp fills channels a glTF node does not animate with its rest value:
@@ -263,6 +276,9 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         total += n;
         widest = n > widest ? n : widest;
     }
+    if (total / 2 > RUNE_IMPORT_MAX_KEYS)
+        return rune_fail(I->err, RUNE_E_INVALID, "animation \"%s\": %zu keys, more than the %d rune imports", d->id,
+                         total / 2, RUNE_IMPORT_MAX_KEYS);
     rune_keyframe_desc *kf = rune__arena_array(&I->box->arena, total, sizeof *kf);
     rune_key_pose_desc *poses = rune__arena_array(&I->box->arena, total, sizeof *poses);
     double *times = rune__calloc(&I->box->alloc, widest ? widest : 1, sizeof *times);
@@ -304,9 +320,10 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         /* all of the joint's channels step: the constant easing is exact */
         bool all_step = (ps || rs) && (ps || constant_positions(ch)) && (rs || constant_rotations(ch));
         size_t n = channel_times(ch, ps && !all_step, rs && !all_step, STEP_RAMP_SECONDS * tps, times);
+        unsigned pos_cursor = 1, rot_cursor = 1;
         for (size_t i = 0; i < n; i++, k++) {
-            rune_vec3 lt = position_at(ch, times[i], jd->frame.t, ps);
-            rune_quat lr = rotation_at(ch, times[i], jd->frame.r, rs);
+            rune_vec3 lt = position_at(ch, times[i], jd->frame.t, ps, &pos_cursor);
+            rune_quat lr = rotation_at(ch, times[i], jd->frame.r, rs, &rot_cursor);
             rune_key_pose_desc *p = &poses[k];
             p->parent = jd->parent;
             p->part = jd->part;

@@ -499,7 +499,7 @@ static size_t advance_motions(runner *r, float dt)
         t->to = rune_motion_player_progress(t->player);
         if (!retire(q, &t->fade, t->handle, &t->live)) {
             rune_motion_player_sample(t->player, &t->pose);
-            r->extra[k++] = (rune_contribution){&t->pose, t->fade.weight, t->priority};
+            r->extra[k++] = (rune_contribution){&t->pose, t->fade.weight, t->priority, NULL};
         }
     }
     for (size_t i = 0; i < r->grun_next; i++) {
@@ -510,7 +510,7 @@ static size_t advance_motions(runner *r, float dt)
         rune_graph_update(g->inst, dt, q, g->handle);
         if (!retire(q, &g->fade, g->handle, &g->live)) {
             rune_graph_evaluate(g->inst, &g->pose);
-            r->extra[k++] = (rune_contribution){&g->pose, g->fade.weight, g->priority};
+            r->extra[k++] = (rune_contribution){&g->pose, g->fade.weight, g->priority, NULL};
         }
     }
     return k;

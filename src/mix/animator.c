@@ -1,5 +1,5 @@
 /* The animator: one per rig instance. Owns track slots (each with its own
- * sample pose, reused after a track ends), controls, the mixer's scratch,
+ * sample cache, reused after a track ends), controls, the mixer's scratch,
  * the signal queue and the final pose. All growth happens in play/set calls
  * or the first frames; a steady frame allocates nothing. */
 #include "rune/mix.h"
@@ -9,7 +9,6 @@
 
 typedef struct track_slot {
     rune_track track;
-    rune_pose pose;
     rune_sample_cache *cache; /* built for the slot's last clip, reused */
     bool live;
 } track_slot;
@@ -28,7 +27,8 @@ struct rune_animator {
     size_t order_cap;
     rune_signal_queue signals;
     rune_pose pose;
-    rune_pose acc; /* mixer scratch */
+    rune_pose acc;    /* mixer scratch: rank sums */
+    rune_pose sample; /* mixer scratch: the track being accumulated */
     uint32_t next_handle;
     bool composed_something; /* the last pass had inputs: a final pass is owed */
     size_t passes;
@@ -50,6 +50,8 @@ rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, co
         st = rune_pose_init(&a->pose, a->joint_count, alloc, err);
     if (!st)
         st = rune_pose_init(&a->acc, a->joint_count, alloc, err);
+    if (!st)
+        st = rune_pose_init(&a->sample, a->joint_count, alloc, err);
     if (st) {
         rune_animator_destroy(a);
         return st;
@@ -63,10 +65,8 @@ void rune_animator_destroy(rune_animator *a)
     if (!a)
         return;
     rune_allocator al = a->alloc;
-    for (size_t i = 0; i < a->slot_count; i++) {
-        rune_pose_release(&a->slots[i].pose);
+    for (size_t i = 0; i < a->slot_count; i++)
         rune_sample_cache_destroy(a->slots[i].cache);
-    }
     rune__free(&al, a->slots, a->slot_cap, sizeof *a->slots);
     rune__free(&al, a->controls, a->control_cap, sizeof *a->controls);
     rune__free(&al, a->contribs, a->contrib_cap, sizeof *a->contribs);
@@ -74,6 +74,7 @@ void rune_animator_destroy(rune_animator *a)
     rune_signal_queue_release(&a->signals);
     rune_pose_release(&a->pose);
     rune_pose_release(&a->acc);
+    rune_pose_release(&a->sample);
     rune__free(&al, a, 1, sizeof *a);
 }
 
@@ -86,10 +87,7 @@ static track_slot *free_slot(rune_animator *a, rune_error *err)
         rune_fail(err, RUNE_E_NOMEM, "out of memory adding a track");
         return NULL;
     }
-    track_slot *s = &a->slots[a->slot_count];
-    if (rune_pose_init(&s->pose, a->joint_count, &a->alloc, err))
-        return NULL;
-    a->slot_count++;
+    track_slot *s = &a->slots[a->slot_count++];
     return s;
 }
 
@@ -222,15 +220,11 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
         track_slot *s = &a->slots[i];
         if (!s->live)
             continue;
-        rune_track_sample(&s->track, &s->pose);
-        a->contribs[k].pose = &s->pose;
-        a->contribs[k].weight = s->track.fade.weight;
-        a->contribs[k].priority = s->track.priority;
-        k++;
+        a->contribs[k++] = (rune_contribution){NULL, s->track.fade.weight, s->track.priority, &s->track};
     }
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];
-    rune_mix_compose(a->contribs, k, a->order, &a->acc, &a->pose);
+    rune_mix_compose(a->contribs, k, a->order, &a->acc, &a->sample, &a->pose);
     rune_controls_apply(a->controls, a->control_count, a->order, &a->pose);
     a->composed_something = inputs;
     a->passes++;

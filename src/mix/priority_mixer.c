@@ -78,7 +78,8 @@ void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out)
     }
 }
 
-void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, rune_pose *acc, rune_pose *out)
+void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, rune_pose *acc, rune_pose *sample,
+                      rune_pose *out)
 {
     rune_pose_reset(out);
     /* stable insertion sort of indexes by rank: contribution lists are short */
@@ -95,8 +96,16 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, 
         while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
             hi++;
         rune_mix_accum_reset(acc);
-        for (size_t k = lo; k < hi; k++)
-            rune_mix_accumulate(acc, cs[order[k]].pose, cs[order[k]].weight);
+        for (size_t k = lo; k < hi; k++) {
+            const rune_contribution *c = &cs[order[k]];
+            const rune_pose *p = c->pose;
+            if (!p && c->track && sample) {
+                rune_track_sample(c->track, sample);
+                p = sample;
+            }
+            if (p)
+                rune_mix_accumulate(acc, p, c->weight);
+        }
         for (size_t j = 0; j < out->count; j++) {
             rune_vec3 t;
             rune_quat r;

@@ -112,17 +112,24 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
 
 void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache, float t, rune_pose *pose)
 {
-    rune_sample_cache_sample(cache, t);
-    rune_track_samples s = rune_sample_cache_results(cache);
     if (!b->covers_all || pose->count != b->joint_count)
         rune_pose_reset(pose); /* unkeyed joints: identity, coverage 0 */
-    for (size_t k = 0; k < b->track_count && k < s.count; k++) {
-        int32_t j = b->joint_of_track[k];
-        if (j < 0 || (size_t)j >= pose->count)
-            continue;
-        pose->t[j] = rune_v3(s.x[k], s.y[k], s.z[k]);
-        pose->r[j] = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
-        pose->coverage[j] = s.coverage[k];
+    size_t tracks = rune_sample_cache_track_count(cache);
+    if (tracks > b->track_count)
+        tracks = b->track_count;
+    rune_sample_chunk s; /* on the stack: stays in L1 between kernel and scatter */
+    for (size_t first = 0; first < tracks; first += RUNE_SAMPLE_CHUNK) {
+        rune_sample_cache_sample(cache, t, first, RUNE_SAMPLE_CHUNK, &s);
+        size_t end = first + RUNE_SAMPLE_CHUNK < tracks ? first + RUNE_SAMPLE_CHUNK : tracks;
+        for (size_t k = first; k < end; k++) {
+            int32_t j = b->joint_of_track[k];
+            size_t i = k - first;
+            if (j < 0 || (size_t)j >= pose->count)
+                continue;
+            pose->t[j] = rune_v3(s.x[i], s.y[i], s.z[i]);
+            pose->r[j] = rune_q(s.qx[i], s.qy[i], s.qz[i], s.qw[i]);
+            pose->coverage[j] = s.coverage[i];
+        }
     }
 }
 

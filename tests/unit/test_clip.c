@@ -344,9 +344,11 @@ static void test_sample_cache_matches_sampler(void **state)
         /* forward play, a seek back, times before and after the keys */
         for (int step = 0; step < 400; step++) {
             float t = step < 300 ? (float)step * 0.0071f : (step < 350 ? 0.4f + (float)(step - 300) * 0.013f : -0.5f + (float)(step - 350) * 0.06f);
-            rune_sample_cache_sample(cache, t);
-            rune_track_samples s = rune_sample_cache_results(cache);
-            for (size_t k = 0; k < s.count; k++) {
+            rune_sample_chunk s;
+            /* 37 tracks: one chunk; also sample a chunk past the end (ignored) */
+            rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &s);
+            rune_sample_cache_sample(cache, t, RUNE_SAMPLE_CHUNK, RUNE_SAMPLE_CHUNK, &s);
+            for (size_t k = 0; k < rune_sample_cache_track_count(cache); k++) {
                 rune_key_sample e;
                 rune_clip_sample_track(clip, k, t, &e);
                 float d[10] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
@@ -375,13 +377,14 @@ static void test_sample_cache_cursors(void **state)
     assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
     /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
      * cursor steps, never by search (the first fill is a search per track) */
-    rune_sample_cache_sample(cache, 0.0f);
+    rune_sample_chunk s;
+    rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
     size_t after_fill = rune_sample_cache_seeks(cache);
     for (int f = 1; f < 120; f++)
-        rune_sample_cache_sample(cache, (float)f / 60.0f);
+        rune_sample_cache_sample(cache, (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
     assert_int_equal(rune_sample_cache_seeks(cache), after_fill);
     /* a jump back is a seek */
-    rune_sample_cache_sample(cache, 0.5f);
+    rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &s);
     assert_true(rune_sample_cache_seeks(cache) > after_fill);
     rune_sample_cache_destroy(cache);
     rune_clip_destroy(clip);

@@ -198,6 +198,11 @@ static void test_negative_frames(void **state)
     assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/negative_frames.bvh", NULL, &imp, &err), RUNE_E_PARSE);
     assert_null(imp);
     assert_non_null(strstr(err.message, "cannot import"));
+    /* Found by fuzz_import too: 65 bytes claiming 5,555,553 frames. assimp
+     * makes that many keys; rune refuses the animation, quickly. */
+    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/huge_frame_count.bvh", NULL, &imp, &err),
+                     RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "more than the 4000000 rune imports"));
     /* and an empty buffer, which assimp would abort on */
     assert_int_equal(rune_import_memory("", 0, "bvh", "empty.bvh", NULL, &imp, &err), RUNE_E_PARSE);
     assert_non_null(strstr(err.message, "empty.bvh: cannot import: empty input"));

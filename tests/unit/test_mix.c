@@ -31,9 +31,9 @@ static void test_high_priority_partial_coverage(void **state)
     rune_pose acc;
     assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     /* listed high first: ranks, not list order, decide */
-    rune_contribution cs[] = {{&high, 1.0f, RUNE_PRIORITY_ACTION}, {&low, 1.0f, RUNE_PRIORITY_IDLE}};
+    rune_contribution cs[] = {{&high, 1.0f, RUNE_PRIORITY_ACTION, NULL}, {&low, 1.0f, RUNE_PRIORITY_IDLE, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, &out);
+    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
     /* low rank: 4 with coverage 1; high rank share .25 overlays: 4 + (8-4)*.25 = 5 */
     near(out.t[0].x, 5, 1e-6f);
     near(out.coverage[0], 1, 1e-6f);
@@ -51,9 +51,9 @@ static void test_equal_priority_mean(void **state)
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
     rune_pose acc;
     assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
-    rune_contribution cs[] = {{&a, 1.0f, 2}, {&b, 1.0f, 2}};
+    rune_contribution cs[] = {{&a, 1.0f, 2, NULL}, {&b, 1.0f, 2, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, &out);
+    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
     /* one mean: (2 + 6) / 2 = 4; coverage min(1, 2) = 1;
      * rotation: normalize((0,0,0,1) + (0,.7071,0,.7071)) = 45 deg about Y */
     near(out.t[0].x, 4, 1e-6f);
@@ -63,7 +63,7 @@ static void test_equal_priority_mean(void **state)
     /* weights .75 and .25 (shares): t = (.75*2 + .25*6) / 1 = 3 */
     cs[0].weight = 0.75f;
     cs[1].weight = 0.25f;
-    rune_mix_compose(cs, 2, order, &acc, &out);
+    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
     near(out.t[0].x, 3, 1e-6f);
     rune_pose_release(&a);
     rune_pose_release(&b);
@@ -79,9 +79,9 @@ static void test_opposite_sign_quaternions(void **state)
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
     rune_pose acc;
     assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
-    rune_contribution cs[] = {{&a, 1.0f, 0}, {&b, 1.0f, 0}};
+    rune_contribution cs[] = {{&a, 1.0f, 0, NULL}, {&b, 1.0f, 0, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, &out);
+    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
     /* q and -q are one rotation: the mean is q, not a cancelled zero */
     near(fabsf(rune_q_dot(out.r[0], q)), 1, 1e-6f);
     rune_pose_release(&a);
@@ -97,9 +97,9 @@ static void test_uncovered_joint_does_not_reset(void **state)
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
     rune_pose acc;
     assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
-    rune_contribution cs[] = {{&low, 1.0f, 0}, {&high, 1.0f, 6}};
+    rune_contribution cs[] = {{&low, 1.0f, 0, NULL}, {&high, 1.0f, 6, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, &out);
+    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
     near(out.t[0].x, 4, 0); /* the identity storage of the unkeyed joint is ignored */
     rune_pose_release(&low);
     rune_pose_release(&high);

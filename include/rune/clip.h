@@ -76,6 +76,8 @@ rune_status rune_clip_compile(const rune_sequence_desc *desc, const rune_allocat
                               rune_clip **out, rune_error *err);
 void rune_clip_destroy(rune_clip *clip);
 
+/** Accessors of a compiled clip: its id, revision, compile serial, length
+ * (largest key time), loop flag and priority. */
 const char *rune_clip_id(const rune_clip *clip);
 uint32_t rune_clip_revision(const rune_clip *clip);
 /** Process-unique number of this compilation; caches key on it. */
@@ -84,6 +86,7 @@ float rune_clip_length(const rune_clip *clip);
 bool rune_clip_loops(const rune_clip *clip);
 int rune_clip_priority(const rune_clip *clip);
 
+/** Tracks of a clip (sorted by parent, then part) and their keys. */
 size_t rune_clip_track_count(const rune_clip *clip);
 const char *rune_clip_track_parent(const rune_clip *clip, size_t track);
 const char *rune_clip_track_part(const rune_clip *clip, size_t track);
@@ -100,6 +103,7 @@ typedef struct rune_marker {
     const char *value;
 } rune_marker;
 
+/** Number of markers of a clip. */
 size_t rune_clip_marker_count(const rune_clip *clip);
 /** Markers are sorted by pos (ties keep definition order). */
 const rune_marker *rune_clip_markers(const rune_clip *clip);
@@ -129,6 +133,7 @@ typedef enum rune_simd_level {
 
 /** The best level this build and CPU support. */
 rune_simd_level rune_simd_best(void);
+/** "auto", "scalar", "sse2" or "avx2". */
 const char *rune_simd_name(rune_simd_level level);
 
 /** Per-play sampling state of one clip: for every track the key interval
@@ -139,6 +144,9 @@ const char *rune_simd_name(rune_simd_level level);
  * within 1e-6. Create it when playback starts: sampling never allocates. */
 typedef struct rune_sample_cache rune_sample_cache;
 
+/** Builds a cache for `clip` using the kernel of `level` (AUTO: the best
+ * available; a level the CPU lacks falls back to the best it has). The clip
+ * must outlive the cache. */
 rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
                                      rune_sample_cache **out, rune_error *err);
 void rune_sample_cache_destroy(rune_sample_cache *cache);
@@ -167,6 +175,7 @@ size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 /** Caches compiled clips by sequence id + revision. */
 typedef struct rune_clip_cache rune_clip_cache;
 
+/** Creates an empty clip cache. */
 rune_status rune_clip_cache_create(const rune_allocator *alloc, rune_clip_cache **out, rune_error *err);
 /** Frees the cache and every clip it holds. */
 void rune_clip_cache_destroy(rune_clip_cache *cache);

@@ -18,6 +18,7 @@ typedef struct rune_xform { rune_vec3 t; rune_quat r; } rune_xform;
 /** Column-major 4x4 matrix: element (row, col) is m[col * 4 + row]. */
 typedef struct rune_mat4 { float m[16]; } rune_mat4;
 
+/** Vector helpers: construct, add, subtract, scale, dot and cross products. */
 static inline rune_vec3 rune_v3(float x, float y, float z) { rune_vec3 v = {x, y, z}; return v; }
 static inline rune_vec3 rune_v3_add(rune_vec3 a, rune_vec3 b) { return rune_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline rune_vec3 rune_v3_sub(rune_vec3 a, rune_vec3 b) { return rune_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
@@ -36,6 +37,8 @@ static inline rune_vec3 rune_v3_lerp(rune_vec3 a, rune_vec3 b, float u)
 /** x clamped to [0, 1]; NaN becomes 0. */
 static inline float rune_clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 
+/** Quaternion helpers: construct, identity, dot, conjugate (the inverse of a
+ * unit quaternion), negate (the same rotation). */
 static inline rune_quat rune_q(float x, float y, float z, float w) { rune_quat q = {x, y, z, w}; return q; }
 static inline rune_quat rune_q_identity(void) { return rune_q(0.0f, 0.0f, 0.0f, 1.0f); }
 static inline float rune_q_dot(rune_quat a, rune_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -64,6 +67,7 @@ rune_quat rune_q_axis_angle(rune_vec3 axis, float angle);
 /** Rotates vector v by unit quaternion q. */
 rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v);
 
+/** The identity transform. */
 static inline rune_xform rune_xform_identity(void)
 {
     rune_xform x = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};

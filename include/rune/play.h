@@ -42,6 +42,7 @@ typedef struct rune_signal_queue {
     rune_allocator alloc;
 } rune_signal_queue;
 
+/** Allocates room for `capacity` signals; release frees it. */
 rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
                                    rune_error *err);
 void rune_signal_queue_release(rune_signal_queue *q);

@@ -37,6 +37,7 @@ void rune_rig_destroy(rune_rig *rig);
 /** Appends a joint (same rules as create); bumps the topology revision. */
 rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err);
 
+/** Number of joints (indexes 0 .. count-1, parents first). */
 size_t rune_rig_joint_count(const rune_rig *rig);
 /** Parent index, or -1 for a root. Parents always precede children. */
 int32_t rune_rig_parent(const rune_rig *rig, size_t joint);
@@ -48,6 +49,7 @@ const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, si
 /** Index of the joint named "parent/part" or "part" (unique part name); -1. */
 int32_t rune_rig_find(const rune_rig *rig, const char *name);
 
+/** The rest frame of a joint. */
 rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
 /** Updates a rest frame. Bindings and the layout signature are unaffected. */
 void rune_rig_set_frame(rune_rig *rig, size_t joint, rune_xform frame);
@@ -128,6 +130,7 @@ void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *
 /** Caches bindings by (clip serial, rig layout signature, retarget id). */
 typedef struct rune_binding_cache rune_binding_cache;
 
+/** Creates an empty binding cache; destroy frees every binding in it. */
 rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err);
 void rune_binding_cache_destroy(rune_binding_cache *cache);
 /** Returns a cached binding or builds one. The binding stays owned by the

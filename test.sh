@@ -16,6 +16,6 @@ if [ "${1:-}" != "--quick" ]; then
   CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRUNE_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
+    LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
 fi

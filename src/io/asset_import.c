@@ -398,6 +398,42 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     return RUNE_OK;
 }
 
+/* BVH files state their frame count up front, and assimp believes it: a
+ * negative or absurd count makes it allocate or loop for minutes. Every
+ * frame needs at least one number and a separator, so a count larger than
+ * half the bytes after it cannot be true. Returns NULL when it is plausible,
+ * else why not. */
+static const char *bvh_implausible(const char *data, size_t size)
+{
+    static const char key[] = "Frames:";
+    const char *p = NULL;
+    for (size_t i = 0; i + sizeof key - 1 <= size; i++)
+        if (memcmp(data + i, key, sizeof key - 1) == 0) {
+            p = data + i + sizeof key - 1;
+            break;
+        }
+    if (!p)
+        return NULL; /* assimp reports what is missing */
+    const char *end = data + size;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < end && *p == '-')
+        return "negative frame count";
+    double frames = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++)
+        frames = frames * 10 + (*p - '0');
+    if (frames > (double)(end - p) / 2.0)
+        return "the frame count does not fit the file";
+    return NULL;
+}
+
+static bool is_bvh(const char *path_or_hint)
+{
+    size_t n = strlen(path_or_hint);
+    const char *ext = n >= 3 ? path_or_hint + n - 3 : path_or_hint;
+    return (ext[0] | 0x20) == 'b' && (ext[1] | 0x20) == 'v' && (ext[2] | 0x20) == 'h';
+}
+
 static struct aiPropertyStore *import_properties(void)
 {
     struct aiPropertyStore *props = aiCreatePropertyStore();
@@ -406,9 +442,36 @@ static struct aiPropertyStore *import_properties(void)
     return props;
 }
 
+/* Reads a whole (BVH) file for the plausibility check; NULL on failure. */
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        *size = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
     *out = NULL;
+    if (is_bvh(path)) {
+        size_t size = 0;
+        char *data = read_file(path, &size);
+        if (!data)
+            return rune_fail(err, RUNE_E_IO, "%s: cannot read the file", path);
+        rune_status st = rune_import_memory(data, size, "bvh", path, alloc, out, err);
+        free(data);
+        return st;
+    }
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
     aiReleasePropertyStore(props);
@@ -424,6 +487,9 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
         return rune_fail(err, RUNE_E_PARSE, "%s: cannot import: empty input", name);
     if (size > UINT32_MAX)
         return rune_fail(err, RUNE_E_INVALID, "%s: larger than 4 GiB", name);
+    const char *why = hint && is_bvh(hint) ? bvh_implausible(data, size) : NULL;
+    if (why)
+        return rune_fail(err, RUNE_E_PARSE, "%s: cannot import: %s", name, why);
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
                                                                     aiProcess_ValidateDataStructure, hint, props);

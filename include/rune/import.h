@@ -36,8 +36,9 @@ typedef struct rune_import {
  *   linearly (slerp for rotation) at the other's times — exact for linear
  *   sources — and stored as the motor transform frame⁻¹ · local.
  * - glTF STEP channels become the constant easing (or, sharing a joint with
- *   interpolated channels, a 0.1 ms ramp); CUBICSPLINE channels keep their
- *   key values (assimp drops the tangents) with a warning.
+ *   interpolated channels, a 0.1 ms ramp); CUBICSPLINE channels are
+ *   resampled from the asset's own values and tangents (16 points per key
+ *   interval), since assimp drops the tangents.
  * - Scale keys and rest scales other than 1 cannot be represented and are
  *   reported in `warnings`, never silently dropped. */
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);

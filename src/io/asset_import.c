@@ -34,6 +34,10 @@ typedef struct importer {
     const char *path;
 } importer;
 
+/* glTF CUBICSPLINE channels are resampled at this many points per key
+ * interval from their values and tangents (rune keys are linear). */
+#define CUBIC_SAMPLES 16
+
 /* A stepped (glTF STEP) channel that shares a joint with an interpolated
  * one is resampled: a copy of the previous key this long before each key
  * (or half the gap, if shorter) turns the step into a ramp that short. */
@@ -241,6 +245,62 @@ static size_t channel_times(const struct aiNodeAnim *ch, bool pos_ramp, bool rot
     return m;
 }
 
+/* Component c of the Hermite segment from key k to k + 1 at s in [0, 1]
+ * (glTF layout: per key in-tangent, value, out-tangent). */
+static float hermite(const gltf_channel_mode *m, size_t k, int c, float s)
+{
+    size_t w = (size_t)m->width;
+    float dt = m->times[k + 1] - m->times[k];
+    const float *a = &m->values[3 * w * k], *b = &m->values[3 * w * (k + 1)];
+    float s2 = s * s, s3 = s2 * s;
+    return (2 * s3 - 3 * s2 + 1) * a[w + (size_t)c] + (s3 - 2 * s2 + s) * dt * a[2 * w + (size_t)c] +
+           (-2 * s3 + 3 * s2) * b[w + (size_t)c] + (s3 - s2) * dt * b[(size_t)c];
+}
+
+/* Replaces a channel's keys (translation or rotation) by the cubic spline
+ * sampled CUBIC_SAMPLES times per interval; false if out of memory. */
+static bool resample_cubic(importer *I, const gltf_channel_mode *m, double tps, struct aiNodeAnim *ch)
+{
+    if (!m || m->mode != GLTF_CUBIC || !m->values || m->keys == 0)
+        return true;
+    size_t n = (m->keys - 1) * CUBIC_SAMPLES + 1;
+    if (n > UINT32_MAX)
+        return true;
+    bool rot = m->path == GLTF_ROTATION;
+    struct aiVectorKey *pk = rot ? NULL : rune__arena_array(&I->box->arena, n, sizeof *pk);
+    struct aiQuatKey *rk = rot ? rune__arena_array(&I->box->arena, n, sizeof *rk) : NULL;
+    if (!pk && !rk)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i / CUBIC_SAMPLES;
+        float s = (float)(i % CUBIC_SAMPLES) / CUBIC_SAMPLES;
+        if (k == m->keys - 1) { /* the last key itself */
+            k = m->keys - 2;
+            s = 1.0f;
+        }
+        float v[4];
+        for (int c = 0; c < m->width; c++)
+            v[c] = m->keys == 1 ? m->values[(size_t)m->width + (size_t)c] : hermite(m, k, c, s);
+        double t = m->keys == 1 ? m->times[0] : m->times[k] + s * (m->times[k + 1] - m->times[k]);
+        if (rot) {
+            rune_quat q = rune_q_normalize(rune_q(v[0], v[1], v[2], v[3]));
+            rk[i].mTime = t * tps;
+            rk[i].mValue.x = q.x, rk[i].mValue.y = q.y, rk[i].mValue.z = q.z, rk[i].mValue.w = q.w;
+        } else {
+            pk[i].mTime = t * tps;
+            pk[i].mValue.x = v[0], pk[i].mValue.y = v[1], pk[i].mValue.z = v[2];
+        }
+    }
+    if (rot) {
+        ch->mRotationKeys = rk;
+        ch->mNumRotationKeys = (unsigned)n;
+    } else {
+        ch->mPositionKeys = pk;
+        ch->mNumPositionKeys = (unsigned)n;
+    }
+    return true;
+}
+
 static const char *clip_name(importer *I, const struct aiAnimation *a, size_t index)
 {
     char base[200], name[220];
@@ -269,10 +329,20 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         return nomem(I);
     d->revision = 1;
     d->priority = RUNE_PRIORITY_CORE;
+    /* the channels, with glTF CUBICSPLINE keys resampled, before sizing */
+    struct aiNodeAnim *chans = rune__arena_array(&I->box->arena, a->mNumChannels, sizeof *chans);
+    if (!chans)
+        return nomem(I);
     size_t total = 0, widest = 0;
     for (unsigned c = 0; c < a->mNumChannels; c++) {
+        chans[c] = *a->mChannels[c];
+        char node[256];
+        snprintf(node, sizeof node, "%.*s", (int)chans[c].mNodeName.length, chans[c].mNodeName.data);
+        if (!resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION), tps, &chans[c]) ||
+            !resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_ROTATION), tps, &chans[c]))
+            return nomem(I);
         /* twice the keys: room for the ramps of stepped channels */
-        size_t n = 2 * ((size_t)a->mChannels[c]->mNumPositionKeys + a->mChannels[c]->mNumRotationKeys);
+        size_t n = 2 * ((size_t)chans[c].mNumPositionKeys + chans[c].mNumRotationKeys);
         total += n;
         widest = n > widest ? n : widest;
     }
@@ -289,7 +359,7 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     size_t k = 0;
     bool loops = a->mNumChannels > 0;
     for (unsigned c = 0; c < a->mNumChannels; c++) {
-        const struct aiNodeAnim *ch = a->mChannels[c];
+        const struct aiNodeAnim *ch = &chans[c];
         int32_t j = joint_of(I->box, &ch->mNodeName);
         if (j < 0) {
             warn(I, "animation \"%s\": channel for unknown node \"%.*s\" skipped", d->id, (int)ch->mNodeName.length,
@@ -309,13 +379,13 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         rune_quat inv = rune_q_conjugate(jd->frame.r);
         char node[256];
         snprintf(node, sizeof node, "%.*s", (int)ch->mNodeName.length, ch->mNodeName.data);
-        gltf_mode pm = rune__gltf_mode_of(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION);
-        gltf_mode rm = rune__gltf_mode_of(I->modes, I->mode_count, ai, node, GLTF_ROTATION);
-        if (pm == GLTF_CUBIC || rm == GLTF_CUBIC)
-            warn(I, "animation \"%s\": joint \"%s\": CUBICSPLINE %s keys: assimp drops the tangents, so the key "
+        const gltf_channel_mode *pc = rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION);
+        const gltf_channel_mode *rc = rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_ROTATION);
+        gltf_mode pm = pc ? pc->mode : GLTF_LINEAR, rm = rc ? rc->mode : GLTF_LINEAR;
+        if ((pm == GLTF_CUBIC && !pc->values) || (rm == GLTF_CUBIC && !rc->values))
+            warn(I, "animation \"%s\": joint \"%s\": CUBICSPLINE keys whose tangents could not be read: the key "
                     "values are kept and interpolated linearly between keys",
-                 d->id, jd->part, pm == GLTF_CUBIC ? (rm == GLTF_CUBIC ? "translation and rotation" : "translation")
-                                                   : "rotation");
+                 d->id, jd->part);
         bool ps = pm == GLTF_STEP, rs = rm == GLTF_STEP;
         /* all of the joint's channels step: the constant easing is exact */
         bool all_step = (ps || rs) && (ps || constant_positions(ch)) && (rs || constant_rotations(ch));

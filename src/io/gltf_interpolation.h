@@ -12,13 +12,21 @@ typedef struct gltf_channel_mode {
     const char *node; /* the node name as assimp gives it */
     gltf_path path;
     gltf_mode mode;
+    /* CUBICSPLINE channels whose float data could be read: key times
+     * (seconds) and, per key, in-tangent, value, out-tangent of `width`
+     * floats each (3 translation, 4 rotation x y z w) */
+    const float *times;
+    const float *values;
+    size_t keys;
+    int width;
 } gltf_channel_mode;
 
 /** Reads every channel's mode when `path` is a .gltf/.glb file; returns how
  * many (0 for other formats or unreadable JSON: everything is then linear,
  * as assimp reports it). */
 size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out);
-/** The mode of one channel; linear when not listed. */
-gltf_mode rune__gltf_mode_of(const gltf_channel_mode *m, size_t n, size_t animation, const char *node, gltf_path path);
+/** The entry of one channel, or NULL (then linear). */
+const gltf_channel_mode *rune__gltf_channel(const gltf_channel_mode *m, size_t n, size_t animation, const char *node,
+                                            gltf_path path);
 
 #endif

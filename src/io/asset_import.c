@@ -5,6 +5,7 @@
 #include "../base/alloc.h"
 #include "../base/arena.h"
 #include "gltf_interpolation.h"
+#include "file_read.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -512,30 +513,12 @@ static struct aiPropertyStore *import_properties(void)
     return props;
 }
 
-/* Reads a whole (BVH) file for the plausibility check; NULL on failure. */
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        *size = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    if (f)
-        fclose(f);
-    return buf;
-}
-
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
     *out = NULL;
     if (is_bvh(path)) {
         size_t size = 0;
-        char *data = read_file(path, &size);
+        unsigned char *data = rune__read_file(path, UINT32_MAX, &size);
         if (!data)
             return rune_fail(err, RUNE_E_IO, "%s: cannot read the file", path);
         rune_status st = rune_import_memory(data, size, "bvh", path, alloc, out, err);

@@ -4,6 +4,7 @@
  * times, values and tangents from the asset's buffers (data URIs, .bin
  * files, or the GLB BIN chunk), which assimp drops. */
 #include "gltf_interpolation.h"
+#include "file_read.h"
 #include "../base/alloc.h"
 
 #include <jansson.h>
@@ -12,24 +13,6 @@
 #include <string.h>
 
 #define MAX_ASSET_BYTES (256u << 20)
-
-/* A whole file, malloc'ed; NULL on failure or when over the size limit. */
-static unsigned char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && (unsigned long)n <= MAX_ASSET_BYTES &&
-        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    if (f)
-        fclose(f);
-    return buf;
-}
 
 static uint32_t le32(const unsigned char *p)
 {
@@ -50,7 +33,7 @@ typedef struct gltf_file {
 static bool open_gltf(const char *path, gltf_file *g)
 {
     memset(g, 0, sizeof *g);
-    if (!(g->bytes = read_all(path, &g->size)))
+    if (!(g->bytes = rune__read_file(path, MAX_ASSET_BYTES, &g->size)))
         return false;
     const char *slash = strrchr(path, '/');
     snprintf(g->dir, sizeof g->dir, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
@@ -124,7 +107,7 @@ static unsigned char *buffer_bytes(const gltf_file *g, json_t *root, size_t b, s
         return NULL; /* only files beside the asset */
     char path[2048];
     snprintf(path, sizeof path, "%s%s", g->dir, uri);
-    return read_all(path, len);
+    return rune__read_file(path, MAX_ASSET_BYTES, len);
 }
 
 /* Reads float accessor `a` (count x width floats) into the arena. */

@@ -1,0 +1,11 @@
+/* Reading a whole file into memory (load-time code of the io stage). */
+#ifndef RUNE_SRC_IO_FILE_READ_H
+#define RUNE_SRC_IO_FILE_READ_H
+
+#include <stddef.h>
+
+/** The file's bytes, malloc'ed (the caller frees) with a NUL after them;
+ * NULL if it cannot be read or is larger than `max_bytes`. */
+unsigned char *rune__read_file(const char *path, size_t max_bytes, size_t *len);
+
+#endif

@@ -8,12 +8,15 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SANITIZE=ON -DRUNE_FUZZ=ON \
   -DRUNE_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf
 
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/scenario" "$corpus/bvh"
+mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf"
 cp tests/scenarios/*.json tests/scenarios/errors/*.json "$corpus/scenario/"
 cp tests/fixtures/tiny.bvh "$corpus/bvh/"
+# glTF seeds: a leading byte 0 selects .gltf (see fuzz_gltf.c)
+{ printf '\0'; cat tests/fixtures/steps.gltf; } > "$corpus/gltf/steps"
+{ printf '\0'; cat /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf 2>/dev/null; } > "$corpus/gltf/simple_skin"
 for f in /usr/share/assimp/models/BVH/*.bvh; do
   # the CMU files are large; their first 4 KiB (hierarchy and some frames)
   # make better seeds
@@ -41,4 +44,5 @@ run() {
 run load "$corpus/scenario"
 run eval "$corpus/scenario"
 run import "$corpus/bvh"
+run gltf "$corpus/gltf"
 exit $status

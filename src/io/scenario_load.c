@@ -43,29 +43,34 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
     return RUNE_OK;
 }
 
+/* An optional name at `key` mapped by `from_name`; `def` when absent. */
+static rune_status read_name(loader *L, json_t *obj, const char *path, const char *key, const char *what,
+                             int (*from_name)(const char *), int def, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = def;
+    if (!v)
+        return RUNE_OK;
+    int x = json_is_string(v) ? from_name(json_string_value(v)) : -1;
+    if (x >= 0) {
+        *out = x;
+        return RUNE_OK;
+    }
+    char p[JR_PATH_MAX];
+    bool str = json_is_string(v);
+    return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown %s %s%s%s", jr_join(p, path, key), what, str ? "\"" : "",
+                     str ? json_string_value(v) : "(not a string)", str ? "\"" : "");
+}
+
 static rune_status read_easing(loader *L, json_t *obj, const char *path, rune_key_pose_desc *d)
 {
-    json_t *e = json_object_get(obj, "easing"), *dir = json_object_get(obj, "direction");
-    char p[JR_PATH_MAX];
-    d->easing = RUNE_EASE_LINEAR;
-    d->direction = RUNE_EASE_IN;
-    if (e) {
-        int v = json_is_string(e) ? rune_easing_style_from_name(json_string_value(e)) : -1;
-        if (v < 0)
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown style %s%s%s", jr_join(p, path, "easing"),
-                             json_is_string(e) ? "\"" : "", json_is_string(e) ? json_string_value(e) : "(not a string)",
-                             json_is_string(e) ? "\"" : "");
-        d->easing = (rune_easing_style)v;
-    }
-    if (dir) {
-        int v = json_is_string(dir) ? rune_easing_dir_from_name(json_string_value(dir)) : -1;
-        if (v < 0)
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown direction %s%s%s", jr_join(p, path, "direction"),
-                             json_is_string(dir) ? "\"" : "",
-                             json_is_string(dir) ? json_string_value(dir) : "(not a string)",
-                             json_is_string(dir) ? "\"" : "");
-        d->direction = (rune_easing_dir)v;
-    }
+    int style, dir;
+    rune_status st;
+    if ((st = read_name(L, obj, path, "easing", "style", rune_easing_style_from_name, RUNE_EASE_LINEAR, &style)) ||
+        (st = read_name(L, obj, path, "direction", "direction", rune_easing_dir_from_name, RUNE_EASE_IN, &dir)))
+        return st;
+    d->easing = (rune_easing_style)style;
+    d->direction = (rune_easing_dir)dir;
     return RUNE_OK;
 }
 

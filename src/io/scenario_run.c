@@ -2,6 +2,7 @@
  * for each frame apply its commands, advance, evaluate, deliver signals and
  * report. All allocation happens in prepare. */
 #include "rune/io.h"
+#include "scenario_internal.h"
 #include "../base/alloc.h"
 
 #include <stdio.h>
@@ -66,22 +67,6 @@ typedef struct runner {
     char leaf_names[RUNE_SCENARIO_MAX_WEIGHTS][96];
     size_t weight_count;
 } runner;
-
-static size_t clip_index(const rune_scenario *s, const char *id)
-{
-    for (size_t i = 0; i < s->clip_count; i++)
-        if (strcmp(s->clips[i].id, id) == 0)
-            return i;
-    return SIZE_MAX;
-}
-
-static size_t motion_index(const rune_scenario *s, const char *id)
-{
-    for (size_t i = 0; i < s->motion_count; i++)
-        if (strcmp(s->motions[i].id, id) == 0)
-            return i;
-    return SIZE_MAX;
-}
 
 static void runner_free(runner *r)
 {
@@ -153,7 +138,7 @@ static rune_status prepare_motions(runner *r, rune_error *err)
         const rune_command *c = &s->commands[i];
         if (c->kind != RUNE_CMD_PLAY || !c->is_motion)
             continue;
-        size_t mi = motion_index(s, c->target);
+        size_t mi = (size_t)rune__scenario_motion_index(s, c->target); /* resolved at load */
         motion_track *t = &r->mtracks[r->mtrack_next++];
         t->priority = s->motions[mi].priority;
         t->params = rune__calloc(&r->alloc, s->param_count, sizeof(float));
@@ -427,7 +412,7 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
             start_motion(r, c, slot->motion);
             slot->handle = slot->motion->handle;
         } else {
-            rune_status st = rune_animator_play(r->anim, r->clip_binding[clip_index(r->s, c->target)], &c->play,
+            rune_status st = rune_animator_play(r->anim, r->clip_binding[rune__scenario_clip_index(r->s, c->target)], &c->play,
                                                 &slot->handle, err);
             if (st)
                 return st;

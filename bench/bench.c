@@ -173,7 +173,7 @@ static void row(const char *what, size_t joints, double fast, double ref)
 static int bench_sampling(const char *label, const rune_binding *b, size_t joints, double min_s)
 {
     sample_ctx c = {b, NULL, {0}, 0.0f, rune_clip_length(rune_binding_clip(b))};
-    if (rune_sample_cache_create(rune_binding_clip(b), RUNE_SIMD_AUTO, NULL, &c.cache, NULL) ||
+    if (rune_binding_sampler_create(b, RUNE_SIMD_AUTO, NULL, &c.cache, NULL) ||
         rune_pose_init(&c.pose, joints, NULL, NULL))
         return 1;
     double fast = per_call(sample_fast, &c, min_s), ref = per_call(sample_ref, &c, min_s);

@@ -123,7 +123,7 @@ typedef struct rune_key_sample {
  * mask weight lerp by the eased value and rotation slerps. */
 void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
-/** Instruction sets of the batch sampler's kernel. */
+/** Instruction sets of the vectorized kernels (sampling and mixing). */
 typedef enum rune_simd_level {
     RUNE_SIMD_AUTO = 0, /**< the best this CPU supports */
     RUNE_SIMD_SCALAR,
@@ -133,42 +133,57 @@ typedef enum rune_simd_level {
 
 /** The best level this build and CPU support. */
 rune_simd_level rune_simd_best(void);
+/** The level a request gets: AUTO becomes the best, a level the CPU lacks
+ * falls back to the best it has. */
+rune_simd_level rune_simd_resolve(rune_simd_level level);
 /** "auto", "scalar", "sse2" or "avx2". */
 const char *rune_simd_name(rune_simd_level level);
 
-/** Per-play sampling state of one clip: for every track the key interval
- * the last sample fell in, kept as structure-of-arrays. Sampling the next
- * time first checks each interval (a cursor moves forward a few keys, a
- * binary search happens only after a seek), then interpolates all tracks
- * at once with a vectorized kernel. Results equal rune_clip_sample_track
- * within 1e-6. Create it when playback starts: sampling never allocates. */
+/** Per-play sampling state of one clip: for every lane (a track, or a rig
+ * joint, see rune_sample_cache_create_lanes) the key interval the last
+ * sample fell in, plus the time window in which all those intervals still
+ * hold. A sample inside the window touches no cursor; outside it, cursors
+ * move forward a few keys, and a binary search happens only after a seek.
+ * Key values are read from the clip itself, so a play costs one key index
+ * per lane. A vectorized kernel interpolates all lanes at once; results
+ * equal rune_clip_sample_track within 1e-6. Create it when playback starts:
+ * sampling never allocates. */
 typedef struct rune_sample_cache rune_sample_cache;
 
-/** Builds a cache for `clip` using the kernel of `level` (AUTO: the best
- * available; a level the CPU lacks falls back to the best it has). The clip
- * must outlive the cache. */
+/** Builds a cache whose lane i samples track i of `clip`, using the kernel
+ * of `level` (see rune_simd_resolve). The clip must outlive the cache. */
 rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
                                      rune_sample_cache **out, rune_error *err);
+/** Builds a cache of `lanes` lanes where lane i samples track
+ * lane_track[i]; a negative or out-of-range entry gives that lane identity
+ * and coverage 0. `lane_track` is not copied: it, and the clip, must
+ * outlive the cache (rune_binding_sampler_create passes the binding's). */
+rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
+                                           rune_simd_level level, const rune_allocator *alloc,
+                                           rune_sample_cache **out, rune_error *err);
 void rune_sample_cache_destroy(rune_sample_cache *cache);
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
+/** The lane map given at creation (NULL: lane i is track i). */
+const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *cache);
 rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache);
-/** Tracks sampled per call: results land in a caller's chunk (on the
+/** Lanes sampled per call: results land in a caller's chunk (on the
  * stack), so they stay in cache and per-play state stays small. */
 #define RUNE_SAMPLE_CHUNK 64
 
-/** Samples of up to RUNE_SAMPLE_CHUNK consecutive tracks, as arrays. */
+/** Samples of up to RUNE_SAMPLE_CHUNK consecutive lanes, as arrays. */
 typedef struct rune_sample_chunk {
     float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
     float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
     float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK], coverage[RUNE_SAMPLE_CHUNK];
 } rune_sample_chunk;
 
-/** Samples tracks [first, first + count) at t (clip time, as
- * rune_clip_sample_track) into `out` (entry i is track first + i).
+/** Samples lanes [first, first + count) at t (clip time, as
+ * rune_clip_sample_track) into `out` (entry i is lane first + i).
  * `first` must be a multiple of RUNE_SAMPLE_CHUNK and count at most that;
- * tracks past the clip's count are ignored. */
+ * lanes past the cache's count are ignored. */
 void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
-size_t rune_sample_cache_track_count(const rune_sample_cache *cache);
+/** Number of lanes. */
+size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);
 /** How many binary searches the cache has done (seeks, not steady play). */
 size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 

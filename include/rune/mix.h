@@ -18,17 +18,20 @@ typedef struct rune_contribution {
     const rune_track *track;  /**< sampled during composition when pose is NULL */
 } rune_contribution;
 
-/** Composes contributions into `out` (reset first). Ranks are processed
- * lowest first; within a rank each joint takes the weighted mean of its
- * contributions, share = clamp(weight * coverage, 0, 1), with quaternions
- * sign-aligned to the accumulated hemisphere; the rank's coverage
- * min(1, sum of shares) overlays that mean onto the result below
- * (translation lerp, rotation slerp, coverage c + rc (1 - c)).
- * `order` (at least `count` entries), `acc` and `sample` (poses of out's
- * size; `sample` receives track contributions) are scratch, so composing
- * never allocates. */
-void rune_mix_compose(const rune_contribution *contributions, size_t count, size_t *order, rune_pose *acc,
-                      rune_pose *sample, rune_pose *out);
+/** Composes contributions into `out`. Ranks are processed lowest first;
+ * within a rank each joint takes the weighted mean of its contributions,
+ * share = clamp(weight * coverage, 0, 1), with quaternions sign-aligned to
+ * the accumulated hemisphere; the rank's coverage min(1, sum of shares)
+ * overlays that mean onto the result below, which starts at identity with
+ * coverage 0 (translation lerp, rotation slerp, coverage c + rc (1 - c)).
+ * Track contributions are sampled here, through their binding's sampler
+ * when they have one. The work runs over chunks of RUNE_SAMPLE_CHUNK
+ * joints held as arrays on the stack, with the vectorized kernels of
+ * `level` (see rune_simd_resolve; every level gives the same bits).
+ * `order` (at least `count` entries) is scratch, so composing never
+ * allocates. */
+void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
+                      rune_pose *out);
 
 /** Weighted-mean accumulation, the step shared by mixer ranks and blend
  * spaces. `acc` holds running sums: t = sum s t, r = sum s q (each q
@@ -77,6 +80,11 @@ typedef struct rune_animator rune_animator;
 rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
                                  rune_animator **out, rune_error *err);
 void rune_animator_destroy(rune_animator *anim);
+
+/** The instruction set of the animator's sampling and mixing kernels
+ * (default RUNE_SIMD_AUTO; see rune_simd_resolve). Tracks started earlier
+ * keep their sampler's level. Every level gives results within 1e-6. */
+void rune_animator_set_simd(rune_animator *anim, rune_simd_level level);
 
 /** Starts a track; its handle (never 0, never reused) goes to *handle.
  * May allocate while the number of simultaneous tracks grows (warm-up). */

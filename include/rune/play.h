@@ -74,7 +74,7 @@ bool rune_fade_finished(const rune_fade *fade);
 typedef struct rune_track {
     const rune_binding *binding;
     const rune_clip *clip;
-    rune_sample_cache *cache; /**< optional fast sampler of `clip` (not owned) */
+    rune_sample_cache *cache; /**< the binding's fast sampler, or NULL (not owned) */
     uint32_t handle;
     int priority;
     bool loop;
@@ -98,7 +98,8 @@ typedef struct rune_play_params {
 rune_play_params rune_play_defaults(void);
 
 /** Starts a track on a bound clip with weight 0 fading to params->weight.
- * `cache` must be NULL or be built for the binding's clip. */
+ * `cache` is the binding's sampler (rune_binding_sampler_create) or NULL;
+ * any other cache is ignored. */
 void rune_track_start(rune_track *track, const rune_binding *binding, rune_sample_cache *cache,
                       const rune_play_params *params, uint32_t handle);
 /** Moves time by speed * dt (queuing marker and loop signals for the

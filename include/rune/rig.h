@@ -123,8 +123,25 @@ int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
  * unkeyed joints get identity and coverage 0. */
 void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
 
-/** The same through a per-play sample cache of the binding's clip (the fast
- * path: cursors instead of searches, vectorized interpolation). */
+/** Creates the per-play fast sampler of a binding: a sample cache of the
+ * binding's clip whose lanes are the rig's joints (lane j samples the track
+ * bound to joint j; unbound joints give identity with coverage 0), so
+ * sampled chunks are already in joint order. The binding must outlive it. */
+rune_status rune_binding_sampler_create(const rune_binding *binding, rune_simd_level level,
+                                        const rune_allocator *alloc, rune_sample_cache **out, rune_error *err);
+/** True when `cache` came from rune_binding_sampler_create for `binding`. */
+bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample_cache *cache);
+
+/** Samples joints [first, first + count) at time t into a chunk (entry i is
+ * joint first + i): through `cache` when it is this binding's sampler (the
+ * fast path: cursors, vectorized interpolation), otherwise with the exact
+ * sampler. `first` must be a multiple of RUNE_SAMPLE_CHUNK. Returns how
+ * many entries it wrote: count, less past the binding's joints or the chunk. */
+size_t rune_binding_sample_chunk(const rune_binding *binding, rune_sample_cache *cache, float t, size_t first,
+                                 size_t count, rune_sample_chunk *out);
+
+/** rune_binding_sample through the binding's sampler `cache` (any other
+ * cache, or NULL, samples exactly). */
 void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *cache, float t, rune_pose *pose);
 
 /** Caches bindings by (clip serial, rig layout signature, retarget id). */

@@ -86,7 +86,7 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
         const rune_clip *c = rune_binding_clip(p->binding[i]);
         p->length[i] = rune_clip_length(c);
         p->loop[i] = rune_clip_loops(c);
-        if ((st = rune_sample_cache_create(c, RUNE_SIMD_AUTO, alloc, &p->cache[i], err))) {
+        if ((st = rune_binding_sampler_create(p->binding[i], RUNE_SIMD_AUTO, alloc, &p->cache[i], err))) {
             rune_motion_player_destroy(p);
             return st;
         }

@@ -106,6 +106,21 @@ static void *pack(packer *p, size_t bytes)
     return r;
 }
 
+/* As pack, on a 64-byte boundary (a cache line) whatever the block's own
+ * alignment: both passes advance by the same 64 bytes of slack. */
+static void *pack_line(packer *p, size_t bytes)
+{
+    size_t pad = 0;
+    if (p->base) {
+        uintptr_t at = (uintptr_t)(p->base + p->used);
+        pad = (size_t)((64u - at % 64u) % 64u);
+    }
+    p->used += pad;
+    void *r = pack(p, bytes);
+    p->used += 64 - pad;
+    return r;
+}
+
 static const char *pack_str(packer *p, const char *s)
 {
     if (!s)
@@ -131,13 +146,17 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
 {
     c->id = pack_str(p, d->id);
     c->tracks = pack(p, tracks * sizeof *c->tracks);
-    c->key_time = pack(p, keys * sizeof(float));
-    c->key_t = pack(p, keys * sizeof(rune_vec3));
-    c->key_r = pack(p, keys * sizeof(rune_quat));
-    c->key_weight = pack(p, keys * sizeof(float));
-    c->key_mask = pack(p, keys * sizeof(float));
-    c->key_style = pack(p, keys);
-    c->key_dir = pack(p, keys);
+    size_t stored = keys + CLIP_NULL_KEYS;
+    c->key_time = pack(p, stored * sizeof(float));
+    c->key_t = pack(p, stored * sizeof(rune_vec3));
+    c->key_r = pack(p, stored * sizeof(rune_quat));
+    c->key_weight = pack(p, stored * sizeof(float));
+    c->key_mask = pack(p, stored * sizeof(float));
+    c->key_style = pack(p, stored);
+    c->key_dir = pack(p, stored);
+    c->segments = pack_line(p, stored * sizeof *c->segments);
+    c->covers = pack(p, stored * sizeof *c->covers);
+    c->key_fast = pack(p, stored);
     c->markers = pack(p, d->marker_count * sizeof *c->markers);
 
     size_t t = 0, k = 0;
@@ -188,6 +207,49 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
             m->name = name;
             m->value = value;
         }
+    }
+}
+
+/* Segment k: key k and the way to key `next` (k itself when holding). The
+ * rotation tangent is computed in double: v = theta n / |n| with
+ * n = q1 - (q . q1) q, the part of the sign-aligned next key orthogonal to
+ * q, and theta = atan2(|n|, q . q1), accurate for small angles too. */
+static void fill_segment(rune_clip *c, size_t k, size_t next)
+{
+    clip_segment *s = &c->segments[k];
+    rune_vec3 a = c->key_t[k], b = c->key_t[next];
+    s->x = a.x, s->y = a.y, s->z = a.z;
+    s->dx = b.x - a.x, s->dy = b.y - a.y, s->dz = b.z - a.z;
+    s->time = c->key_time[k];
+    s->end = next != k ? c->key_time[next] : INFINITY;
+    rune_quat p = c->key_r[k], q = c->key_r[next];
+    double d = (double)p.x * q.x + (double)p.y * q.y + (double)p.z * q.z + (double)p.w * q.w;
+    double sign = d < 0.0 ? -1.0 : 1.0;
+    d *= sign;
+    double n[4] = {sign * q.x - d * p.x, sign * q.y - d * p.y, sign * q.z - d * p.z, sign * q.w - d * p.w};
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]);
+    double scale = len > 0.0 ? atan2(len, d) / len : 0.0;
+    s->q = p;
+    s->v = rune_q((float)(n[0] * scale), (float)(n[1] * scale), (float)(n[2] * scale), (float)(n[3] * scale));
+    clip_segment_cover *cv = &c->covers[k];
+    cv->w = c->key_weight[k], cv->dw = c->key_weight[next] - c->key_weight[k];
+    cv->m = c->key_mask[k], cv->dm = c->key_mask[next] - c->key_mask[k];
+    c->key_fast[k] = next == k || c->key_style[next] == RUNE_EASE_LINEAR;
+}
+
+/* The batch sampler's per-key data, and the null key (the block is zeroed:
+ * time, translation, weight and mask are already 0). */
+static void prepare_segments(rune_clip *c)
+{
+    for (size_t t = 0; t < c->track_count; t++) {
+        size_t first = c->tracks[t].first_key, last = first + c->tracks[t].key_count - 1;
+        for (size_t k = first; k <= last; k++)
+            fill_segment(c, k, k < last ? k + 1 : k);
+    }
+    for (size_t k = c->key_count; k < c->key_count + CLIP_NULL_KEYS; k++) {
+        c->key_r[k] = rune_q_identity();
+        fill_segment(c, k, k);
+        c->segments[k].time = -INFINITY;
     }
 }
 
@@ -268,6 +330,7 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
     c->marker_count = d->marker_count;
     packer fill = {block + head, 0};
     layout(&fill, c, d, refs, ref_count, tracks, keys);
+    prepare_segments(c);
     stable_sort_markers(c->markers, c->marker_count);
     rune__free(alloc, refs, ref_count, sizeof *refs);
     *out = c;

@@ -5,6 +5,33 @@
 
 #include "rune/clip.h"
 
+/* Null keys past the last real key (see struct rune_clip). */
+#define CLIP_NULL_KEYS 1
+
+/* Key k of a track and the way to key k + 1, in the form the batch kernel
+ * reads: 64 bytes, one cache line. With u = (t - time) / (end - time)
+ * clamped to [0, 1], translation lerps: x + dx u. Rotation slerps without
+ * trigonometry: with v = theta * (unit tangent at q toward the sign-aligned
+ * next key), slerp(u) = cos(u theta) q + sinc(u theta) u v, both functions
+ * of (u theta)^2 = u^2 (v . v), so the kernel evaluates two short
+ * polynomials and needs no normalization. The segment of a track's last key
+ * holds still: deltas and v are 0, end is +inf (u = 0). The null key's
+ * segment (identity, coverage 0) spans all time, from -inf to +inf (u is
+ * NaN there, which the clamp turns into 0). */
+typedef struct clip_segment {
+    float x, y, z;
+    float dx, dy, dz;
+    float time; /* key k's time */
+    float end;  /* key k + 1's time; +inf when holding */
+    rune_quat q;
+    rune_quat v;
+} clip_segment;
+
+/* Pose weight and mask weight along segment k: w + dw u, m + dm u. */
+typedef struct clip_segment_cover {
+    float w, dw, m, dm;
+} clip_segment_cover;
+
 typedef struct clip_track {
     const char *parent;
     const char *part;
@@ -24,7 +51,9 @@ struct rune_clip {
     size_t track_count;
     clip_track *tracks;
     size_t key_count;
-    /* keys, structure of arrays, grouped by track then time */
+    /* keys, structure of arrays, grouped by track then time. Every array
+     * has CLIP_NULL_KEYS more entries past key_count: "null keys" (identity,
+     * weight 0, so coverage 0) that lanes without a track sample. */
     float *key_time;
     rune_vec3 *key_t;
     rune_quat *key_r;
@@ -32,6 +61,12 @@ struct rune_clip {
     float *key_mask;
     uint8_t *key_style;
     uint8_t *key_dir;
+    /* per key k, for the batch sampler: segment k (see clip_segment) and
+     * its weights, and whether the key after k is linear (else the exact
+     * sampler, which knows the easing curves, takes that lane) */
+    clip_segment *segments;
+    clip_segment_cover *covers;
+    uint8_t *key_fast;
     size_t marker_count;
     rune_marker *markers;
 };

@@ -1,33 +1,30 @@
-/* The batch sampler: per-track interval cursors in structure-of-arrays
- * form, a vectorized interpolation kernel chosen at run time, and an exact
- * scalar path for the few tracks the kernel does not cover (eased keys,
- * rotations of more than 90 degrees between two keys). */
+/* The batch sampler: per-lane key cursors over the clip's segments, a
+ * vectorized interpolation kernel chosen at run time, and the exact scalar
+ * sampler for the lanes the kernel does not cover (eased keys).
+ *
+ * Per-play state is one key index per lane plus the time window in which
+ * every lane's interval still holds: a frame inside the window touches no
+ * cursor at all, and key values are read from the clip, which every play of
+ * it shares (so they stay in cache across a crowd), instead of being copied
+ * into each play. */
 #include "clip_internal.h"
 #include "sample_kernel.h"
 #include "../base/alloc.h"
 
-#include <float.h>
-
-/* Below this cos(theta) the 8-term slerp series loses accuracy. */
-#define SERIES_MIN_DOT 0.7f
-
-enum { IN_ARRAYS = 20 };
-
-typedef void (*kernel_fn)(const kernel_in *, float, const kernel_out *, size_t);
+typedef void (*kernel_fn)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float,
+                          rune_sample_chunk *, size_t);
 
 struct rune_sample_cache {
     rune_allocator alloc;
     const rune_clip *clip;
+    const int32_t *lane_track; /* NULL: lane i samples track i */
+    size_t lanes, padded;
     rune_simd_level level;
     kernel_fn kernel;
-    size_t n, padded, block_floats;
-    float *block; /* IN_ARRAYS + lo + hi arrays of `padded` floats */
-    kernel_in in;
-    float *lo, *hi;    /* the time range each cached interval is valid for */
-    uint32_t *cursor;  /* key index (within the track) of key 0 */
-    uint8_t *exact;    /* 1: use the scalar sampler for this track */
-    size_t exact_count; /* tracks with exact set: most frames have none */
+    float lo, hi;   /* every lane's interval holds for lo <= t < hi */
+    bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
+    uint32_t key[]; /* per lane: key 0 of its interval, absolute index */
 };
 
 rune_simd_level rune_simd_best(void)
@@ -42,131 +39,152 @@ rune_simd_level rune_simd_best(void)
 #endif
 }
 
+rune_simd_level rune_simd_resolve(rune_simd_level level)
+{
+    rune_simd_level best = rune_simd_best();
+    if (level == RUNE_SIMD_AUTO || (unsigned)level > (unsigned)best)
+        return best;
+    return level;
+}
+
 const char *rune_simd_name(rune_simd_level level)
 {
     static const char *const names[] = {"auto", "scalar", "sse2", "avx2"};
     return (unsigned)level <= RUNE_SIMD_AVX2 ? names[level] : "?";
 }
 
-static kernel_fn kernel_for(rune_simd_level *level)
+static kernel_fn kernel_for(rune_simd_level level)
 {
-    rune_simd_level best = rune_simd_best();
-    if (*level == RUNE_SIMD_AUTO || *level > best)
-        *level = best;
 #if defined(RUNE_HAVE_X86_KERNELS)
-    if (*level == RUNE_SIMD_AVX2)
+    if (level == RUNE_SIMD_AVX2)
         return rune__sample_kernel_avx2;
-    if (*level == RUNE_SIMD_SSE2)
+    if (level == RUNE_SIMD_SSE2)
         return rune__sample_kernel_sse2;
 #endif
-    *level = RUNE_SIMD_SCALAR;
+    (void)level;
     return rune__sample_kernel_scalar;
 }
 
-static void set_keys(rune_sample_cache *c, size_t i, size_t k0, size_t k1, float inv)
+/* The track lane i samples, or -1. */
+static int32_t track_of(const rune_sample_cache *c, size_t i)
 {
-    const rune_clip *clip = c->clip;
-    kernel_in *in = &c->in;
-    in->t0[i] = clip->key_time[k0];
-    in->inv_span[i] = inv;
-    in->x0[i] = clip->key_t[k0].x, in->y0[i] = clip->key_t[k0].y, in->z0[i] = clip->key_t[k0].z;
-    in->x1[i] = clip->key_t[k1].x, in->y1[i] = clip->key_t[k1].y, in->z1[i] = clip->key_t[k1].z;
-    rune_quat a = clip->key_r[k0], b = clip->key_r[k1];
-    float d = rune_q_dot(a, b);
-    if (d < 0.0f) { /* align the destination to the source's hemisphere once per interval */
-        b = rune_q_negate(b);
-        d = -d;
-    }
-    in->qx0[i] = a.x, in->qy0[i] = a.y, in->qz0[i] = a.z, in->qw0[i] = a.w;
-    in->qx1[i] = b.x, in->qy1[i] = b.y, in->qz1[i] = b.z, in->qw1[i] = b.w;
-    in->w0[i] = clip->key_weight[k0], in->w1[i] = clip->key_weight[k1];
-    in->m0[i] = clip->key_mask[k0], in->m1[i] = clip->key_mask[k1];
-    uint8_t exact = k0 != k1 && (clip->key_style[k1] != RUNE_EASE_LINEAR || d < SERIES_MIN_DOT);
-    c->exact_count += (size_t)exact - (size_t)c->exact[i];
-    c->exact[i] = exact;
+    int32_t t = c->lane_track ? c->lane_track[i] : (int32_t)i;
+    return t >= 0 && (size_t)t < c->clip->track_count ? t : -1;
 }
 
-/* Moves track i's interval to the one containing t. */
-static void refill(rune_sample_cache *c, size_t i, float t)
+/* Moves lane i to the segment holding t and narrows [*lo, *hi) to the
+ * times that segment holds for. Before the first key a lane sits on the
+ * first segment (u clamps to 0); from the last key on, on the last key's
+ * segment, which holds still. */
+static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t, float *lo, float *hi)
 {
-    const clip_track *tr = &c->clip->tracks[i];
     const float *times = &c->clip->key_time[tr->first_key];
-    size_t n = tr->key_count, first = tr->first_key;
-    if (n == 1 || !(t >= times[0])) { /* before the first key (or NaN): hold it */
-        set_keys(c, i, first, first, 0.0f);
-        c->lo[i] = -FLT_MAX;
-        c->hi[i] = n == 1 ? FLT_MAX : times[0];
-        c->cursor[i] = 0;
+    size_t n = tr->key_count;
+    if (n == 1) {
+        c->key[i] = tr->first_key;
+        return;
+    }
+    if (!(t >= times[0])) { /* before the first key (or NaN) */
+        c->key[i] = tr->first_key;
+        *hi = times[0] < *hi ? times[0] : *hi;
         return;
     }
     if (t >= times[n - 1]) {
-        set_keys(c, i, first + n - 1, first + n - 1, 0.0f);
-        c->lo[i] = times[n - 1];
-        c->hi[i] = FLT_MAX;
-        c->cursor[i] = (uint32_t)(n - 1);
+        c->key[i] = tr->first_key + (uint32_t)(n - 1);
+        *lo = times[n - 1] > *lo ? times[n - 1] : *lo;
         return;
     }
-    /* steady playback moves a key or two forward; a seek searches */
-    size_t k = c->cursor[i] + 1 < n && times[c->cursor[i]] <= t ? c->cursor[i] : n;
-    for (int steps = 0; k < n && steps < 4 && times[k + 1] <= t; steps++)
-        k++;
-    if (k >= n - 1 || times[k + 1] <= t) {
-        size_t lo = 0, hi = n - 1; /* times[lo] <= t < times[hi] */
-        while (hi - lo > 1) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (times[mid] <= t)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        k = lo;
-        c->seeks++;
+    /* times[0] <= t < times[n - 1], and the cursor could not step there */
+    size_t a = 0, b = n - 1; /* times[a] <= t < times[b] */
+    while (b - a > 1) {
+        size_t mid = a + (b - a) / 2;
+        if (times[mid] <= t)
+            a = mid;
+        else
+            b = mid;
     }
-    set_keys(c, i, first + k, first + k + 1, 1.0f / (times[k + 1] - times[k]));
-    c->lo[i] = times[k];
-    c->hi[i] = times[k + 1];
-    c->cursor[i] = (uint32_t)k;
+    c->seeks++;
+    c->key[i] = tr->first_key + (uint32_t)a;
+    *lo = times[a] > *lo ? times[a] : *lo;
+    *hi = times[b] < *hi ? times[b] : *hi;
+}
+
+/* Steps a cursor across at most this many segments per sample before it
+ * searches instead. */
+#define MAX_STEPS 4
+
+/* Re-locates every lane for t and recomputes the shared window. Playback
+ * moves a lane a few segments forward (or back, playing backwards), which
+ * the segments' own times confirm without knowing the track: a finite end
+ * means the next segment is the same track's, and a segment whose end is
+ * the next one's start is its predecessor. Anything else locates. */
+static void refill(rune_sample_cache *c, float t)
+{
+    const clip_segment *seg = c->clip->segments;
+    float lo = -INFINITY, hi = INFINITY;
+    bool exact = false;
+    for (size_t i = 0; i < c->lanes; i++) {
+        uint32_t k = c->key[i];
+        if (!(t >= seg[k].time && t < seg[k].end)) {
+            for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
+                k++;
+            for (int s = 0; s < MAX_STEPS && t < seg[k].time && k > 0 && seg[k - 1].end == seg[k].time; s++)
+                k--;
+            if (!(t >= seg[k].time && t < seg[k].end)) {
+                int32_t tr = track_of(c, i);
+                if (tr >= 0)
+                    locate(c, i, &c->clip->tracks[tr], t, &lo, &hi);
+                exact |= !c->clip->key_fast[c->key[i]];
+                continue;
+            }
+            c->key[i] = k;
+        }
+        lo = seg[k].time > lo ? seg[k].time : lo;
+        hi = seg[k].end < hi ? seg[k].end : hi;
+        exact |= !c->clip->key_fast[k];
+    }
+    c->lo = lo;
+    c->hi = hi;
+    c->any_exact = exact;
+}
+
+rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
+                                           rune_simd_level level, const rune_allocator *alloc,
+                                           rune_sample_cache **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    size_t padded = (lanes + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
+    if (padded == 0)
+        padded = RUNE_KERNEL_PAD;
+    if (padded > (SIZE_MAX - sizeof(rune_sample_cache)) / sizeof(uint32_t))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
+    rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c + padded * sizeof(uint32_t));
+    if (!c)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
+    c->alloc = *alloc;
+    c->clip = clip;
+    c->lane_track = lane_track;
+    c->lanes = lanes;
+    c->padded = padded;
+    c->level = rune_simd_resolve(level);
+    c->kernel = kernel_for(c->level);
+    for (size_t i = 0; i < padded; i++) {
+        /* a lane with a track starts on its first key and is located by the
+         * first sample; the others stay on the null key, valid at all times */
+        int32_t tr = i < lanes ? track_of(c, i) : -1;
+        c->key[i] = tr >= 0 ? clip->tracks[tr].first_key : (uint32_t)clip->key_count;
+    }
+    c->lo = INFINITY; /* an empty window: the first sample locates every lane */
+    c->hi = -INFINITY;
+    *out = c;
+    return RUNE_OK;
 }
 
 rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
                                      rune_sample_cache **out, rune_error *err)
 {
-    *out = NULL;
-    alloc = rune__alloc_or_default(alloc);
-    rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c);
-    if (!c)
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    c->alloc = *alloc;
-    c->clip = clip;
-    c->level = level;
-    c->kernel = kernel_for(&c->level);
-    c->n = clip->track_count;
-    c->padded = (c->n + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
-    if (c->padded == 0)
-        c->padded = RUNE_KERNEL_PAD;
-    c->block_floats = (IN_ARRAYS + 2) * c->padded;
-    c->block = rune__calloc(alloc, c->block_floats, sizeof(float));
-    c->cursor = rune__calloc(alloc, c->padded, sizeof *c->cursor);
-    c->exact = rune__calloc(alloc, c->padded, sizeof *c->exact);
-    if (!c->block || !c->cursor || !c->exact) {
-        rune_sample_cache_destroy(c);
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    }
-    float *p = c->block;
-    float **ins[IN_ARRAYS] = {&c->in.t0,  &c->in.inv_span, &c->in.x0,  &c->in.y0,  &c->in.z0,  &c->in.x1,  &c->in.y1,
-                              &c->in.z1,  &c->in.qx0,      &c->in.qy0, &c->in.qz0, &c->in.qw0, &c->in.qx1, &c->in.qy1,
-                              &c->in.qz1, &c->in.qw1,      &c->in.w0,  &c->in.w1,  &c->in.m0,  &c->in.m1};
-    for (int k = 0; k < IN_ARRAYS; k++, p += c->padded)
-        *ins[k] = p;
-    c->lo = p;
-    c->hi = p + c->padded;
-    for (size_t i = 0; i < c->padded; i++) {
-        c->in.qw0[i] = c->in.qw1[i] = 1.0f; /* padding lanes stay finite */
-        c->lo[i] = FLT_MAX; /* empty range: the first sample fills every track */
-        c->hi[i] = -FLT_MAX;
-    }
-    *out = c;
-    return RUNE_OK;
+    return rune_sample_cache_create_lanes(clip, NULL, clip->track_count, level, alloc, out, err);
 }
 
 void rune_sample_cache_destroy(rune_sample_cache *c)
@@ -174,49 +192,34 @@ void rune_sample_cache_destroy(rune_sample_cache *c)
     if (!c)
         return;
     rune_allocator a = c->alloc;
-    rune__free(&a, c->block, c->block_floats, sizeof(float));
-    rune__free(&a, c->cursor, c->padded, sizeof *c->cursor);
-    rune__free(&a, c->exact, c->padded, sizeof *c->exact);
-    rune__free(&a, c, 1, sizeof *c);
+    rune__free(&a, c, 1, sizeof *c + c->padded * sizeof(uint32_t));
 }
 
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *c) { return c->clip; }
+const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *c) { return c->lane_track; }
 rune_simd_level rune_sample_cache_level(const rune_sample_cache *c) { return c->level; }
 size_t rune_sample_cache_seeks(const rune_sample_cache *c) { return c->seeks; }
-
-size_t rune_sample_cache_track_count(const rune_sample_cache *c) { return c->n; }
-
-/* The kernel's inputs from lane `first` on. */
-static kernel_in offset_in(const kernel_in *in, size_t first)
-{
-    kernel_in r = {in->t0 + first,  in->inv_span + first, in->x0 + first,  in->y0 + first,  in->z0 + first,
-                   in->x1 + first,  in->y1 + first,       in->z1 + first,  in->qx0 + first, in->qy0 + first,
-                   in->qz0 + first, in->qw0 + first,      in->qx1 + first, in->qy1 + first, in->qz1 + first,
-                   in->qw1 + first, in->w0 + first,       in->w1 + first,  in->m0 + first,  in->m1 + first};
-    return r;
-}
+size_t rune_sample_cache_lane_count(const rune_sample_cache *c) { return c->lanes; }
 
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
-    if (first >= c->n)
+    if (first >= c->lanes)
         return;
     if (count > RUNE_SAMPLE_CHUNK)
         count = RUNE_SAMPLE_CHUNK;
-    if (count > c->n - first)
-        count = c->n - first;
-    for (size_t i = first; i < first + count; i++)
-        if (!(t >= c->lo[i] && t < c->hi[i]))
-            refill(c, i, t);
-    /* lanes are padded to RUNE_KERNEL_PAD, and chunks start on multiples of it */
+    if (count > c->lanes - first)
+        count = c->lanes - first;
+    if (!(t >= c->lo && t < c->hi))
+        refill(c, t);
+    /* lanes are padded to RUNE_KERNEL_PAD (padding sits on the null key),
+     * and chunks start on multiples of it */
     size_t lanes = (count + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
-    kernel_in in = offset_in(&c->in, first);
-    kernel_out out = {o->x, o->y, o->z, o->qx, o->qy, o->qz, o->qw, o->weight, o->mask, o->coverage};
-    c->kernel(&in, t, &out, lanes);
-    for (size_t i = 0; c->exact_count && i < count; i++) {
-        if (!c->exact[first + i])
+    c->kernel(c->clip->segments, c->clip->covers, &c->key[first], t, o, lanes);
+    for (size_t i = 0; c->any_exact && i < count; i++) {
+        if (c->clip->key_fast[c->key[first + i]])
             continue;
         rune_key_sample s;
-        rune_clip_sample_track(c->clip, first + i, t, &s);
+        rune_clip_sample_track(c->clip, (size_t)track_of(c, first + i), t, &s);
         o->x[i] = s.t.x, o->y[i] = s.t.y, o->z[i] = s.t.z;
         o->qx[i] = s.r.x, o->qy[i] = s.r.y, o->qz[i] = s.r.z, o->qw[i] = s.r.w;
         o->weight[i] = s.weight, o->mask[i] = s.mask_weight, o->coverage[i] = s.coverage;

@@ -1,7 +1,10 @@
 /* The animator: one per rig instance. Owns track slots (each with its own
- * sample cache, reused after a track ends), controls, the mixer's scratch,
- * the signal queue and the final pose. All growth happens in play/set calls
- * or the first frames; a steady frame allocates nothing. */
+ * sampler, reused after a track ends), controls, the mixer's scratch, the
+ * signal queue and the final pose. All growth happens in play/set calls or
+ * the first frames; a steady frame allocates nothing. Composition keeps its
+ * working set on the stack, so per frame an animator touches little more
+ * than its tracks' cursors and its final pose: what lets a crowd of them
+ * run from cache. */
 #include "rune/mix.h"
 #include "../base/alloc.h"
 
@@ -9,7 +12,7 @@
 
 typedef struct track_slot {
     rune_track track;
-    rune_sample_cache *cache; /* built for the slot's last clip, reused */
+    rune_sample_cache *cache; /* the sampler of the slot's last binding, reused */
     bool live;
 } track_slot;
 
@@ -27,8 +30,7 @@ struct rune_animator {
     size_t order_cap;
     rune_signal_queue signals;
     rune_pose pose;
-    rune_pose acc;    /* mixer scratch: rank sums */
-    rune_pose sample; /* mixer scratch: the track being accumulated */
+    rune_simd_level level;
     uint32_t next_handle;
     bool composed_something; /* the last pass had inputs: a final pass is owed */
     size_t passes;
@@ -48,10 +50,6 @@ rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, co
     rune_status st = rune_signal_queue_init(&a->signals, signal_capacity ? signal_capacity : 256, alloc, err);
     if (!st)
         st = rune_pose_init(&a->pose, a->joint_count, alloc, err);
-    if (!st)
-        st = rune_pose_init(&a->acc, a->joint_count, alloc, err);
-    if (!st)
-        st = rune_pose_init(&a->sample, a->joint_count, alloc, err);
     if (st) {
         rune_animator_destroy(a);
         return st;
@@ -73,8 +71,6 @@ void rune_animator_destroy(rune_animator *a)
     rune__free(&al, a->order, a->order_cap, sizeof *a->order);
     rune_signal_queue_release(&a->signals);
     rune_pose_release(&a->pose);
-    rune_pose_release(&a->acc);
-    rune_pose_release(&a->sample);
     rune__free(&al, a, 1, sizeof *a);
 }
 
@@ -106,11 +102,11 @@ rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, co
     track_slot *s = free_slot(a, err);
     if (!s)
         return err ? err->status : RUNE_E_NOMEM;
-    const rune_clip *clip = rune_binding_clip(binding);
-    if (!s->cache || rune_sample_cache_clip(s->cache) != clip) {
+    if (!rune_binding_sampler_matches(binding, s->cache) ||
+        rune_sample_cache_level(s->cache) != rune_simd_resolve(a->level)) {
         rune_sample_cache_destroy(s->cache);
         s->cache = NULL;
-        rune_status st = rune_sample_cache_create(clip, RUNE_SIMD_AUTO, &a->alloc, &s->cache, err);
+        rune_status st = rune_binding_sampler_create(binding, a->level, &a->alloc, &s->cache, err);
         if (st)
             return st;
     }
@@ -151,6 +147,8 @@ const rune_track *rune_animator_track(const rune_animator *a, uint32_t handle)
 }
 
 size_t rune_animator_track_count(const rune_animator *a) { return a->live_tracks; }
+
+void rune_animator_set_simd(rune_animator *a, rune_simd_level level) { a->level = level; }
 
 rune_status rune_animator_set_control(rune_animator *a, const rune_control *c, rune_error *err)
 {
@@ -224,7 +222,7 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
     }
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];
-    rune_mix_compose(a->contribs, k, a->order, &a->acc, &a->sample, &a->pose);
+    rune_mix_compose(a->contribs, k, a->level, a->order, &a->pose);
     rune_controls_apply(a->controls, a->control_count, a->order, &a->pose);
     a->composed_something = inputs;
     a->passes++;

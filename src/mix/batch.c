@@ -1,9 +1,11 @@
 /* Batch evaluation of many animators across a small fixed thread pool.
  * The caller publishes a frame (pointers, count, dt) and bumps an atomic
- * generation; each worker takes its fixed range, counts itself done, and
- * goes back to waiting. Waiting spins briefly, then yields, then naps, so
- * idle workers cost little between frames; the frame itself never blocks
- * on a lock. */
+ * generation; the caller and the workers then claim blocks of animators
+ * from an atomic cursor until none are left, count themselves done, and go
+ * back to waiting. Claiming blocks, not fixed shares, keeps every core busy
+ * to the end when cores run at different speeds (shared or throttled
+ * machines). Waiting spins briefly, then yields, then naps, so idle workers
+ * cost little between frames; the frame itself never blocks on a lock. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "rune/mix.h"
 #include "../base/alloc.h"
@@ -15,7 +17,6 @@
 
 typedef struct worker {
     struct rune_batch *batch;
-    size_t index; /* 1..workers; the caller is 0 */
     pthread_t thread;
     bool started;
 } worker;
@@ -27,6 +28,7 @@ struct rune_batch {
     worker *pool;
     _Atomic uint64_t generation;
     _Atomic size_t pending;
+    _Atomic size_t next; /* the first animator not yet claimed this frame */
     _Atomic bool quit;
     /* the published frame: written before `generation` is bumped */
     rune_animator *const *anims;
@@ -34,13 +36,21 @@ struct rune_batch {
     float dt;
 };
 
-static void run_range(struct rune_batch *b, size_t part)
+/* Animators claimed at a time: enough to make the atomic add rare, few
+ * enough that the last blocks even out the cores. */
+enum { BLOCK = 16 };
+
+static void run_blocks(struct rune_batch *b)
 {
-    size_t parts = b->workers + 1;
-    size_t lo = b->count * part / parts, hi = b->count * (part + 1) / parts;
-    for (size_t i = lo; i < hi; i++) {
-        rune_animator_advance(b->anims[i], b->dt);
-        rune_animator_evaluate(b->anims[i], NULL, 0, NULL);
+    for (;;) {
+        size_t lo = atomic_fetch_add(&b->next, BLOCK);
+        if (lo >= b->count)
+            return;
+        size_t hi = lo + BLOCK < b->count ? lo + BLOCK : b->count;
+        for (size_t i = lo; i < hi; i++) {
+            rune_animator_advance(b->anims[i], b->dt);
+            rune_animator_evaluate(b->anims[i], NULL, 0, NULL);
+        }
     }
 }
 
@@ -69,7 +79,7 @@ static void *worker_main(void *arg)
         if (atomic_load(&b->quit))
             return NULL;
         seen = g;
-        run_range(b, w->index);
+        run_blocks(b);
         atomic_fetch_sub(&b->pending, 1);
     }
 }
@@ -85,6 +95,7 @@ rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_
     b->workers = workers;
     atomic_init(&b->generation, 0);
     atomic_init(&b->pending, 0);
+    atomic_init(&b->next, 0);
     atomic_init(&b->quit, false);
     b->pool_size = workers;
     b->pool = rune__calloc(alloc, workers, sizeof *b->pool);
@@ -93,7 +104,7 @@ rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a batch");
     }
     for (size_t i = 0; i < workers; i++) {
-        b->pool[i] = (worker){b, i + 1, 0, false};
+        b->pool[i] = (worker){b, 0, false};
         if (pthread_create(&b->pool[i].thread, NULL, worker_main, &b->pool[i]) != 0) {
             b->workers = i; /* only those started take part, and are joined */
             rune_batch_destroy(b);
@@ -125,9 +136,10 @@ void rune_batch_run(rune_batch *b, rune_animator *const *anims, size_t count, fl
     b->anims = anims;
     b->count = count;
     b->dt = dt;
+    atomic_store(&b->next, 0);
     atomic_store(&b->pending, b->workers);
     atomic_fetch_add(&b->generation, 1);
-    run_range(b, 0);
+    run_blocks(b);
     while (atomic_load(&b->pending) != 0)
         sched_yield(); /* the frame is nearly done: no naps here */
 }

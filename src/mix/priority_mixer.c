@@ -1,6 +1,12 @@
 /* Per-joint priority composition: weighted means per rank, overlaid from the
- * lowest rank up by each rank's coverage. */
+ * lowest rank up by each rank's coverage. Composition runs over chunks of
+ * joints in structure-of-arrays form through the vectorized kernels of
+ * mix_kernel.c; the per-joint helpers below serve graph layers and blend
+ * spaces, which work on whole poses. */
 #include "rune/mix.h"
+#include "mix_kernel.h"
+
+#include <string.h>
 
 static int rank_of(const rune_contribution *c)
 {
@@ -78,11 +84,89 @@ void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out)
     }
 }
 
-void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, rune_pose *acc, rune_pose *sample,
-                      rune_pose *out)
+/* The mixing kernels of one instruction set. */
+typedef struct mix_kernels {
+    void (*accumulate)(mix_lanes *, const rune_sample_chunk *, float, size_t);
+    size_t (*overlay)(const mix_lanes *, mix_lanes *, float *, size_t);
+} mix_kernels;
+
+static mix_kernels kernels_for(rune_simd_level level)
 {
-    rune_pose_reset(out);
-    /* stable insertion sort of indexes by rank: contribution lists are short */
+#if defined(RUNE_HAVE_X86_KERNELS)
+    if (level == RUNE_SIMD_AVX2)
+        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_overlay_avx2};
+    if (level == RUNE_SIMD_SSE2)
+        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_overlay_sse2};
+#endif
+    (void)level;
+    return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_overlay_scalar};
+}
+
+/* Lane i of a chunk: identity with coverage 0 (unkeyed storage default). */
+static void clear_lane(rune_sample_chunk *s, size_t i)
+{
+    s->x[i] = s->y[i] = s->z[i] = 0.0f;
+    s->qx[i] = s->qy[i] = s->qz[i] = 0.0f;
+    s->qw[i] = 1.0f;
+    s->weight[i] = s->mask[i] = s->coverage[i] = 0.0f;
+}
+
+/* A contribution's joints [first, first + n) as a chunk; lanes up to
+ * `lanes` (the padded count) past what it covers get coverage 0. */
+static void contribution_chunk(const rune_contribution *c, size_t first, size_t n, size_t lanes,
+                               rune_sample_chunk *s)
+{
+    size_t got = 0;
+    if (c->pose) {
+        const rune_pose *p = c->pose;
+        got = p->count > first ? p->count - first : 0;
+        got = got < n ? got : n;
+        for (size_t i = 0; i < got; i++) {
+            size_t j = first + i;
+            s->x[i] = p->t[j].x, s->y[i] = p->t[j].y, s->z[i] = p->t[j].z;
+            s->qx[i] = p->r[j].x, s->qy[i] = p->r[j].y, s->qz[i] = p->r[j].z, s->qw[i] = p->r[j].w;
+            s->coverage[i] = p->coverage[j];
+        }
+    } else if (c->track) {
+        const rune_track *tr = c->track;
+        got = rune_binding_sample_chunk(tr->binding, tr->cache, tr->time, first, n, s);
+    }
+    for (size_t i = got; i < lanes; i++)
+        clear_lane(s, i);
+}
+
+static void identity_lanes(mix_lanes *o, size_t lanes)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < lanes; i++)
+        o->qw[i] = 1.0f;
+}
+
+/* The exact slerp for lanes whose rotations are far apart (rare: only
+ * partial coverage over a very different pose below). */
+static void overlay_wide(const mix_lanes *acc, mix_lanes *o, const float *wide, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!wide[i])
+            continue;
+        rune_quat mean = rune_q_normalize(rune_q(acc->qx[i], acc->qy[i], acc->qz[i], acc->qw[i]));
+        rune_quat r = rune_q_slerp(rune_q(o->qx[i], o->qy[i], o->qz[i], o->qw[i]), mean, rune_clamp01(acc->c[i]));
+        o->qx[i] = r.x, o->qy[i] = r.y, o->qz[i] = r.z, o->qw[i] = r.w;
+    }
+}
+
+static void store_lanes(const mix_lanes *o, size_t first, size_t n, rune_pose *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        out->t[first + i] = rune_v3(o->x[i], o->y[i], o->z[i]);
+        out->r[first + i] = rune_q(o->qx[i], o->qy[i], o->qz[i], o->qw[i]);
+        out->coverage[first + i] = o->c[i];
+    }
+}
+
+/* Stable insertion sort of contribution indexes by rank: lists are short. */
+static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *order)
+{
     for (size_t i = 0; i < count; i++) {
         size_t k = i;
         while (k > 0 && rank_of(&cs[order[k - 1]]) > rank_of(&cs[i])) {
@@ -91,28 +175,38 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, size_t *order, 
         }
         order[k] = i;
     }
-    for (size_t lo = 0; lo < count;) {
-        size_t hi = lo + 1;
-        while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
-            hi++;
-        rune_mix_accum_reset(acc);
-        for (size_t k = lo; k < hi; k++) {
-            const rune_contribution *c = &cs[order[k]];
-            const rune_pose *p = c->pose;
-            if (!p && c->track && sample) {
-                rune_track_sample(c->track, sample);
-                p = sample;
+}
+
+void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level level, size_t *order,
+                      rune_pose *out)
+{
+    mix_kernels k = kernels_for(rune_simd_resolve(level));
+    sort_by_rank(cs, count, order);
+    /* joint chunks outermost: a chunk's sums, samples and result stay in L1
+     * from the first contribution to the store */
+    for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = (n + MIX_LANE_PAD - 1) / MIX_LANE_PAD * MIX_LANE_PAD;
+        mix_lanes o, acc;
+        rune_sample_chunk s;
+        float wide[RUNE_SAMPLE_CHUNK];
+        identity_lanes(&o, lanes);
+        for (size_t lo = 0; lo < count;) {
+            size_t hi = lo + 1;
+            while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
+                hi++;
+            memset(&acc, 0, sizeof acc);
+            for (size_t i = lo; i < hi; i++) {
+                const rune_contribution *c = &cs[order[i]];
+                if (!c->pose && !c->track)
+                    continue;
+                contribution_chunk(c, first, n, lanes, &s);
+                k.accumulate(&acc, &s, isfinite(c->weight) ? c->weight : 0.0f, lanes);
             }
-            if (p)
-                rune_mix_accumulate(acc, p, c->weight);
+            if (k.overlay(&acc, &o, wide, lanes))
+                overlay_wide(&acc, &o, wide, lanes);
+            lo = hi;
         }
-        for (size_t j = 0; j < out->count; j++) {
-            rune_vec3 t;
-            rune_quat r;
-            float c;
-            if (joint_mean(acc, j, &t, &r, &c))
-                rune_mix_overlay_joint(out, j, t, r, c);
-        }
-        lo = hi;
+        store_lanes(&o, first, n, out);
     }
 }

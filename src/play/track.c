@@ -13,7 +13,7 @@ void rune_track_start(rune_track *tr, const rune_binding *binding, rune_sample_c
     const rune_clip *clip = rune_binding_clip(binding);
     tr->binding = binding;
     tr->clip = clip;
-    tr->cache = cache && rune_sample_cache_clip(cache) == clip ? cache : NULL;
+    tr->cache = rune_binding_sampler_matches(binding, cache) ? cache : NULL;
     tr->handle = handle;
     tr->priority = rune_clip_priority(clip);
     tr->loop = rune_clip_loops(clip);
@@ -29,8 +29,5 @@ void rune_track_start(rune_track *tr, const rune_binding *binding, rune_sample_c
 
 void rune_track_sample(const rune_track *tr, rune_pose *pose)
 {
-    if (tr->cache)
-        rune_binding_sample_cached(tr->binding, tr->cache, tr->time, pose);
-    else
-        rune_binding_sample(tr->binding, tr->time, pose);
+    rune_binding_sample_cached(tr->binding, tr->cache, tr->time, pose);
 }

@@ -12,8 +12,8 @@ struct rune_binding {
     size_t joint_count;
     size_t track_count;
     size_t bound;
-    bool covers_all; /* every joint driven by exactly one track */
     int32_t *joint_of_track;
+    int32_t *track_of_joint; /* the lane map of the binding's samplers */
 };
 
 /* How many tracks of the clip carry this part name. */
@@ -52,24 +52,31 @@ rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_binding *b = rune__calloc(alloc, 1, sizeof *b);
-    size_t tracks = rune_clip_track_count(clip);
+    size_t tracks = rune_clip_track_count(clip), joints = rune_rig_joint_count(rig);
     int32_t *map = rune__calloc(alloc, tracks, sizeof *map);
-    if (!b || !map) {
+    int32_t *lanes = rune__calloc(alloc, joints, sizeof *lanes);
+    if (!b || !map || !lanes) {
         rune__free(alloc, b, 1, sizeof *b);
         rune__free(alloc, map, tracks, sizeof *map);
+        rune__free(alloc, lanes, joints, sizeof *lanes);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(clip));
     }
     b->alloc = *alloc;
     b->clip = clip;
-    b->joint_count = rune_rig_joint_count(rig);
+    b->joint_count = joints;
     b->track_count = tracks;
     b->joint_of_track = map;
+    b->track_of_joint = lanes;
+    for (size_t j = 0; j < joints; j++)
+        lanes[j] = -1;
     for (size_t t = 0; t < tracks; t++) {
         map[t] = match_track(rig, clip, t);
-        b->bound += map[t] >= 0;
+        /* (parent, part) pairs are unique, so bound tracks drive distinct joints */
+        if (map[t] >= 0) {
+            lanes[map[t]] = (int32_t)t;
+            b->bound++;
+        }
     }
-    /* (parent, part) pairs are unique, so bound tracks drive distinct joints */
-    b->covers_all = b->bound == b->joint_count;
     *out = b;
     return RUNE_OK;
 }
@@ -80,6 +87,7 @@ void rune_binding_destroy(rune_binding *b)
         return;
     rune_allocator a = b->alloc;
     rune__free(&a, b->joint_of_track, b->track_count, sizeof *b->joint_of_track);
+    rune__free(&a, b->track_of_joint, b->joint_count, sizeof *b->track_of_joint);
     rune__free(&a, b, 1, sizeof *b);
 }
 
@@ -89,10 +97,7 @@ size_t rune_binding_bound_count(const rune_binding *b) { return b->bound; }
 
 int32_t rune_binding_track_of(const rune_binding *b, int32_t joint)
 {
-    for (size_t k = 0; k < b->track_count; k++)
-        if (b->joint_of_track[k] == joint)
-            return (int32_t)k;
-    return -1;
+    return joint >= 0 && (size_t)joint < b->joint_count ? b->track_of_joint[joint] : -1;
 }
 
 void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
@@ -110,26 +115,59 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
     }
 }
 
+rune_status rune_binding_sampler_create(const rune_binding *b, rune_simd_level level, const rune_allocator *alloc,
+                                        rune_sample_cache **out, rune_error *err)
+{
+    return rune_sample_cache_create_lanes(b->clip, b->track_of_joint, b->joint_count, level, alloc, out, err);
+}
+
+bool rune_binding_sampler_matches(const rune_binding *b, const rune_sample_cache *cache)
+{
+    return cache && rune_sample_cache_lane_tracks(cache) == b->track_of_joint;
+}
+
+size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache, float t, size_t first, size_t count,
+                                 rune_sample_chunk *out)
+{
+    if (first >= b->joint_count)
+        return 0;
+    if (count > b->joint_count - first)
+        count = b->joint_count - first;
+    if (count > RUNE_SAMPLE_CHUNK)
+        count = RUNE_SAMPLE_CHUNK;
+    if (rune_binding_sampler_matches(b, cache)) {
+        rune_sample_cache_sample(cache, t, first, count, out);
+        return count;
+    }
+    for (size_t i = 0; i < count; i++) { /* no fast sampler: the exact one */
+        int32_t k = b->track_of_joint[first + i];
+        rune_key_sample s = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0};
+        if (k >= 0)
+            rune_clip_sample_track(b->clip, (size_t)k, t, &s);
+        out->x[i] = s.t.x, out->y[i] = s.t.y, out->z[i] = s.t.z;
+        out->qx[i] = s.r.x, out->qy[i] = s.r.y, out->qz[i] = s.r.z, out->qw[i] = s.r.w;
+        out->weight[i] = s.weight, out->mask[i] = s.mask_weight, out->coverage[i] = s.coverage;
+    }
+    return count;
+}
+
 void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache, float t, rune_pose *pose)
 {
-    if (!b->covers_all || pose->count != b->joint_count)
-        rune_pose_reset(pose); /* unkeyed joints: identity, coverage 0 */
-    size_t tracks = rune_sample_cache_track_count(cache);
-    if (tracks > b->track_count)
-        tracks = b->track_count;
-    rune_sample_chunk s; /* on the stack: stays in L1 between kernel and scatter */
-    for (size_t first = 0; first < tracks; first += RUNE_SAMPLE_CHUNK) {
-        rune_sample_cache_sample(cache, t, first, RUNE_SAMPLE_CHUNK, &s);
-        size_t end = first + RUNE_SAMPLE_CHUNK < tracks ? first + RUNE_SAMPLE_CHUNK : tracks;
-        for (size_t k = first; k < end; k++) {
-            int32_t j = b->joint_of_track[k];
-            size_t i = k - first;
-            if (j < 0 || (size_t)j >= pose->count)
-                continue;
-            pose->t[j] = rune_v3(s.x[i], s.y[i], s.z[i]);
-            pose->r[j] = rune_q(s.qx[i], s.qy[i], s.qz[i], s.qw[i]);
-            pose->coverage[j] = s.coverage[i];
+    size_t joints = pose->count < b->joint_count ? pose->count : b->joint_count;
+    rune_sample_chunk s; /* on the stack: stays in L1 between kernel and copy */
+    for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
+        n = rune_binding_sample_chunk(b, cache, t, first, n, &s);
+        for (size_t i = 0; i < n; i++) {
+            pose->t[first + i] = rune_v3(s.x[i], s.y[i], s.z[i]);
+            pose->r[first + i] = rune_q(s.qx[i], s.qy[i], s.qz[i], s.qw[i]);
+            pose->coverage[first + i] = s.coverage[i];
         }
+    }
+    for (size_t j = joints; j < pose->count; j++) { /* joints the binding's rig lacks */
+        pose->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
+        pose->r[j] = rune_q_identity();
+        pose->coverage[j] = 0.0f;
     }
 }
 

@@ -348,7 +348,7 @@ static void test_sample_cache_matches_sampler(void **state)
             /* 37 tracks: one chunk; also sample a chunk past the end (ignored) */
             rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &s);
             rune_sample_cache_sample(cache, t, RUNE_SAMPLE_CHUNK, RUNE_SAMPLE_CHUNK, &s);
-            for (size_t k = 0; k < rune_sample_cache_track_count(cache); k++) {
+            for (size_t k = 0; k < rune_sample_cache_lane_count(cache); k++) {
                 rune_key_sample e;
                 rune_clip_sample_track(clip, k, t, &e);
                 float d[10] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
@@ -390,6 +390,109 @@ static void test_sample_cache_cursors(void **state)
     rune_clip_destroy(clip);
 }
 
+/* Worst difference between two chunks over lanes [0, n). */
+static float chunk_difference(const rune_sample_chunk *a, const rune_sample_chunk *b, size_t n)
+{
+    const float *fa[10] = {a->x, a->y, a->z, a->qx, a->qy, a->qz, a->qw, a->weight, a->mask, a->coverage};
+    const float *fb[10] = {b->x, b->y, b->z, b->qx, b->qy, b->qz, b->qw, b->weight, b->mask, b->coverage};
+    float worst = 0.0f;
+    for (int f = 0; f < 10; f++)
+        for (size_t i = 0; i < n; i++)
+            worst = fmaxf(worst, fabsf(fa[f][i] - fb[f][i]));
+    return worst;
+}
+
+/* The SSE2 and AVX2 kernels against the scalar one: the same operations in
+ * the same order, so the same results (asserted within 1e-6). */
+static void test_sample_levels_agree(void **state)
+{
+    (void)state;
+    rune_clip *clip = random_clip();
+    const rune_simd_level levels[] = {RUNE_SIMD_SCALAR, RUNE_SIMD_SSE2, RUNE_SIMD_AVX2};
+    rune_sample_cache *cache[3];
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(rune_sample_cache_create(clip, levels[l], NULL, &cache[l], NULL), RUNE_OK);
+    float worst = 0.0f;
+    for (int step = 0; step < 600; step++) {
+        /* forward, a jump, then backwards past the start */
+        float t = step < 300 ? (float)step * 0.0083f : 2.2f - (float)(step - 300) * 0.0091f;
+        rune_sample_chunk s[3];
+        for (int l = 0; l < 3; l++)
+            rune_sample_cache_sample(cache[l], t, 0, RUNE_SAMPLE_CHUNK, &s[l]);
+        for (int l = 1; l < 3; l++)
+            worst = fmaxf(worst, chunk_difference(&s[0], &s[l], rune_sample_cache_lane_count(cache[0])));
+    }
+    print_message("kernel levels against scalar: max difference %.3g\n", worst);
+    assert_true(worst <= 1e-6f);
+    for (int l = 0; l < 3; l++)
+        rune_sample_cache_destroy(cache[l]);
+    rune_clip_destroy(clip);
+}
+
+/* A lane map: lanes in another order than tracks, lanes without a track
+ * (negative or out of range: identity, coverage 0), one track twice. */
+static void test_sample_cache_lanes(void **state)
+{
+    (void)state;
+    rune_clip *clip = random_clip(); /* 37 tracks */
+    enum { LANES = 45 };
+    int32_t map[LANES];
+    for (int i = 0; i < LANES; i++)
+        map[i] = (i * 7) % 37;
+    map[3] = -1;
+    map[40] = 37; /* past the last track */
+    map[44] = map[5];
+    rune_sample_cache *cache;
+    assert_int_equal(rune_sample_cache_create_lanes(clip, map, LANES, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+    assert_int_equal(rune_sample_cache_lane_count(cache), LANES);
+    assert_ptr_equal(rune_sample_cache_lane_tracks(cache), map);
+    float worst = 0.0f;
+    for (int step = 0; step < 200; step++) {
+        float t = -0.2f + (float)step * 0.0127f;
+        rune_sample_chunk s;
+        rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &s);
+        for (int i = 0; i < LANES; i++) {
+            if (map[i] < 0 || map[i] >= 37) {
+                assert_true(s.x[i] == 0 && s.y[i] == 0 && s.z[i] == 0);
+                assert_true(s.qx[i] == 0 && s.qy[i] == 0 && s.qz[i] == 0 && s.qw[i] == 1);
+                assert_true(s.coverage[i] == 0);
+                continue;
+            }
+            rune_key_sample e;
+            rune_clip_sample_track(clip, (size_t)map[i], t, &e);
+            float sign = s.qx[i] * e.r.x + s.qy[i] * e.r.y + s.qz[i] * e.r.z + s.qw[i] * e.r.w < 0 ? -1.0f : 1.0f;
+            float d[8] = {s.x[i] - e.t.x,          s.y[i] - e.t.y,          s.z[i] - e.t.z,
+                          sign * s.qx[i] - e.r.x,  sign * s.qy[i] - e.r.y,  sign * s.qz[i] - e.r.z,
+                          sign * s.qw[i] - e.r.w,  s.coverage[i] - e.coverage};
+            for (int k = 0; k < 8; k++)
+                worst = fmaxf(worst, fabsf(d[k]));
+        }
+    }
+    assert_true(worst <= 1e-6f);
+    rune_sample_cache_destroy(cache);
+    rune_clip_destroy(clip);
+}
+
+/* Cursors step over several keys per frame, forwards and backwards,
+ * without searching. */
+static void test_sample_cache_steps(void **state)
+{
+    (void)state;
+    rune_clip *clip = random_clip(); /* keys every 1/30 s over 2 s */
+    rune_sample_cache *cache;
+    assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+    rune_sample_chunk s;
+    rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+    size_t seeks = rune_sample_cache_seeks(cache);
+    for (int f = 1; f <= 20; f++) /* 0.09 s a frame: two or three keys */
+        rune_sample_cache_sample(cache, (float)f * 0.09f, 0, RUNE_SAMPLE_CHUNK, &s);
+    for (int f = 1; f <= 100; f++) /* back from 1.8 s at 60 Hz */
+        rune_sample_cache_sample(cache, 1.8f - (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+    assert_int_equal(rune_sample_cache_seeks(cache), seeks);
+    rune_sample_cache_destroy(cache);
+    rune_clip_destroy(clip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +508,9 @@ int main(void)
         cmocka_unit_test(test_compile_allocation_failures),
         cmocka_unit_test(test_sample_cache_matches_sampler),
         cmocka_unit_test(test_sample_cache_cursors),
+        cmocka_unit_test(test_sample_levels_agree),
+        cmocka_unit_test(test_sample_cache_lanes),
+        cmocka_unit_test(test_sample_cache_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

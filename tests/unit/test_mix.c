@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -28,19 +29,16 @@ static void test_high_priority_partial_coverage(void **state)
     (void)state;
     rune_pose low = one_joint(4, rune_q_identity(), 1), high = one_joint(8, rune_q_identity(), 0.25f), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
-    rune_pose acc;
-    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     /* listed high first: ranks, not list order, decide */
     rune_contribution cs[] = {{&high, 1.0f, RUNE_PRIORITY_ACTION, NULL}, {&low, 1.0f, RUNE_PRIORITY_IDLE, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
+    rune_mix_compose(cs, 2, RUNE_SIMD_AUTO, order, &out);
     /* low rank: 4 with coverage 1; high rank share .25 overlays: 4 + (8-4)*.25 = 5 */
     near(out.t[0].x, 5, 1e-6f);
     near(out.coverage[0], 1, 1e-6f);
     rune_pose_release(&low);
     rune_pose_release(&high);
     rune_pose_release(&out);
-    rune_pose_release(&acc);
 }
 
 static void test_equal_priority_mean(void **state)
@@ -49,11 +47,9 @@ static void test_equal_priority_mean(void **state)
     rune_quat y90 = rune_q(0, 0.70710678f, 0, 0.70710678f);
     rune_pose a = one_joint(2, rune_q_identity(), 1), b = one_joint(6, y90, 1), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
-    rune_pose acc;
-    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&a, 1.0f, 2, NULL}, {&b, 1.0f, 2, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
+    rune_mix_compose(cs, 2, RUNE_SIMD_AUTO, order, &out);
     /* one mean: (2 + 6) / 2 = 4; coverage min(1, 2) = 1;
      * rotation: normalize((0,0,0,1) + (0,.7071,0,.7071)) = 45 deg about Y */
     near(out.t[0].x, 4, 1e-6f);
@@ -63,12 +59,11 @@ static void test_equal_priority_mean(void **state)
     /* weights .75 and .25 (shares): t = (.75*2 + .25*6) / 1 = 3 */
     cs[0].weight = 0.75f;
     cs[1].weight = 0.25f;
-    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
+    rune_mix_compose(cs, 2, RUNE_SIMD_AUTO, order, &out);
     near(out.t[0].x, 3, 1e-6f);
     rune_pose_release(&a);
     rune_pose_release(&b);
     rune_pose_release(&out);
-    rune_pose_release(&acc);
 }
 
 static void test_opposite_sign_quaternions(void **state)
@@ -77,17 +72,14 @@ static void test_opposite_sign_quaternions(void **state)
     rune_quat q = rune_q(0, 0.38268343f, 0, 0.92387953f);
     rune_pose a = one_joint(0, q, 1), b = one_joint(0, rune_q_negate(q), 1), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
-    rune_pose acc;
-    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&a, 1.0f, 0, NULL}, {&b, 1.0f, 0, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
+    rune_mix_compose(cs, 2, RUNE_SIMD_AUTO, order, &out);
     /* q and -q are one rotation: the mean is q, not a cancelled zero */
     near(fabsf(rune_q_dot(out.r[0], q)), 1, 1e-6f);
     rune_pose_release(&a);
     rune_pose_release(&b);
     rune_pose_release(&out);
-    rune_pose_release(&acc);
 }
 
 static void test_uncovered_joint_does_not_reset(void **state)
@@ -95,16 +87,13 @@ static void test_uncovered_joint_does_not_reset(void **state)
     (void)state;
     rune_pose low = one_joint(4, rune_q_identity(), 1), high = one_joint(0, rune_q_identity(), 0), out;
     assert_int_equal(rune_pose_init(&out, 1, NULL, NULL), RUNE_OK);
-    rune_pose acc;
-    assert_int_equal(rune_pose_init(&acc, 1, NULL, NULL), RUNE_OK);
     rune_contribution cs[] = {{&low, 1.0f, 0, NULL}, {&high, 1.0f, 6, NULL}};
     size_t order[2];
-    rune_mix_compose(cs, 2, order, &acc, NULL, &out);
+    rune_mix_compose(cs, 2, RUNE_SIMD_AUTO, order, &out);
     near(out.t[0].x, 4, 0); /* the identity storage of the unkeyed joint is ignored */
     rune_pose_release(&low);
     rune_pose_release(&high);
     rune_pose_release(&out);
-    rune_pose_release(&acc);
 }
 
 static void test_controls_in_priority_order(void **state)
@@ -311,6 +300,195 @@ static void test_batch_deterministic(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* A pseudo-random float in [-1, 1). */
+static float rnd(uint32_t *seed)
+{
+    *seed = *seed * 1664525u + 1013904223u;
+    return (float)(*seed >> 8) / 16777216.0f * 2.0f - 1.0f;
+}
+
+static rune_quat random_rotation(uint32_t *seed)
+{
+    return rune_q_normalize(rune_q(rnd(seed), rnd(seed), rnd(seed), rnd(seed) + 0.01f));
+}
+
+/* The spec's composition rule, joint by joint and rank by rank, written
+ * plainly: the weighted mean of a rank (shares clamped, quaternions flipped
+ * into the running sum's hemisphere, normalized), overlaid by min(1, sum)
+ * with an exact slerp. */
+static void reference_compose(const rune_contribution *cs, size_t n, rune_pose *out)
+{
+    rune_pose_reset(out);
+    for (int rank = 0; rank < RUNE_PRIORITY_COUNT; rank++)
+        for (size_t j = 0; j < out->count; j++) {
+            float sum = 0.0f;
+            rune_vec3 at = rune_v3(0, 0, 0);
+            rune_quat aq = rune_q(0, 0, 0, 0);
+            for (size_t i = 0; i < n; i++) {
+                int r = cs[i].priority < 0 ? 0 : (cs[i].priority > 6 ? 6 : cs[i].priority);
+                const rune_pose *p = cs[i].pose;
+                if (r != rank || j >= p->count)
+                    continue;
+                float share = rune_clamp01(cs[i].weight * p->coverage[j]);
+                rune_quat q = rune_q_dot(aq, p->r[j]) < 0.0f ? rune_q_negate(p->r[j]) : p->r[j];
+                aq = rune_q(aq.x + share * q.x, aq.y + share * q.y, aq.z + share * q.z, aq.w + share * q.w);
+                at = rune_v3_add(at, rune_v3_scale(p->t[j], share));
+                sum += share;
+            }
+            if (sum > 0.0f)
+                rune_mix_overlay_joint(out, j, rune_v3_scale(at, 1.0f / sum), rune_q_normalize(aq),
+                                       sum > 1.0f ? 1.0f : sum);
+        }
+}
+
+/* Worst difference of two poses (rotations compared as rotations: q, -q). */
+static float pose_difference(const rune_pose *a, const rune_pose *b)
+{
+    float worst = 0.0f;
+    for (size_t j = 0; j < a->count; j++) {
+        float sign = rune_q_dot(a->r[j], b->r[j]) < 0.0f ? -1.0f : 1.0f;
+        float d[8] = {a->t[j].x - b->t[j].x,          a->t[j].y - b->t[j].y,          a->t[j].z - b->t[j].z,
+                      a->r[j].x - sign * b->r[j].x,   a->r[j].y - sign * b->r[j].y,   a->r[j].z - sign * b->r[j].z,
+                      a->r[j].w - sign * b->r[j].w,   a->coverage[j] - b->coverage[j]};
+        for (int k = 0; k < 8; k++)
+            worst = fmaxf(worst, fabsf(d[k]));
+    }
+    return worst;
+}
+
+/* Six poses of 70 joints (two chunks, not a multiple of the lane width) in
+ * three ranks: weights above 1, 0 and partial; coverage 0, 1 and between;
+ * rotations anywhere (so partial overlays take both the series slerp and
+ * the exact one). Every kernel level gives the same pose, and it is the
+ * reference's. */
+static void test_compose_levels_match_reference(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70, N = 6 };
+    uint32_t seed = 99;
+    rune_pose poses[N], out[3], ref;
+    rune_contribution cs[N];
+    const int ranks[N] = {3, 1, 3, 5, 1, 3};
+    const float weights[N] = {1.0f, 0.7f, 0.4f, 1.5f, 0.0f, 0.3f};
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(rune_pose_init(&poses[i], JOINTS - (i == 2 ? 9 : 0), NULL, NULL), RUNE_OK);
+        for (size_t j = 0; j < poses[i].count; j++) {
+            poses[i].t[j] = rune_v3(rnd(&seed), rnd(&seed), rnd(&seed));
+            poses[i].r[j] = random_rotation(&seed);
+            float c = rnd(&seed);
+            poses[i].coverage[j] = c < -0.6f ? 0.0f : (c > 0.6f ? 1.0f : 0.5f + 0.5f * c);
+        }
+        cs[i] = (rune_contribution){&poses[i], weights[i], ranks[i], NULL};
+    }
+    const rune_simd_level levels[3] = {RUNE_SIMD_SCALAR, RUNE_SIMD_SSE2, RUNE_SIMD_AVX2};
+    size_t order[N];
+    for (int l = 0; l < 3; l++) {
+        assert_int_equal(rune_pose_init(&out[l], JOINTS, NULL, NULL), RUNE_OK);
+        rune_mix_compose(cs, N, levels[l], order, &out[l]);
+    }
+    assert_int_equal(rune_pose_init(&ref, JOINTS, NULL, NULL), RUNE_OK);
+    reference_compose(cs, N, &ref);
+    float levels_apart = fmaxf(pose_difference(&out[0], &out[1]), pose_difference(&out[0], &out[2]));
+    float from_ref = pose_difference(&out[0], &ref);
+    print_message("compose: levels differ by %.3g, reference by %.3g\n", levels_apart, from_ref);
+    assert_true(levels_apart <= 1e-6f);
+    assert_true(from_ref <= 1e-6f);
+    for (int i = 0; i < N; i++)
+        rune_pose_release(&poses[i]);
+    for (int l = 0; l < 3; l++)
+        rune_pose_release(&out[l]);
+    rune_pose_release(&ref);
+}
+
+/* A 24-joint chain, three clips: one on every joint, one on half the joints
+ * with mask weights, one of another priority on a few joints with eased
+ * keys; random rotations. The animator (samplers, kernels) against exact
+ * sampling plus the reference rule, every frame, at every kernel level. */
+static void test_animator_matches_reference(void **state)
+{
+    (void)state;
+    enum { JOINTS = 24, KEYS = 40, CLIPS = 3 };
+    static char names[JOINTS][8];
+    rune_joint_desc jd[JOINTS];
+    for (int j = 0; j < JOINTS; j++) {
+        snprintf(names[j], sizeof names[j], "J%d", j);
+        jd[j] = (rune_joint_desc){names[j], j ? names[j - 1] : NULL, {{0, 0.1f, 0}, {0, 0, 0, 1}}};
+    }
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(jd, JOINTS, NULL, &rig, NULL), RUNE_OK);
+    static rune_key_pose_desc poses[CLIPS][KEYS][JOINTS];
+    static rune_keyframe_desc kf[CLIPS][KEYS];
+    rune_clip *clips[CLIPS];
+    rune_binding *bindings[CLIPS];
+    uint32_t seed = 7;
+    const int priorities[CLIPS] = {RUNE_PRIORITY_MOVEMENT, RUNE_PRIORITY_MOVEMENT, RUNE_PRIORITY_ACTION};
+    for (int c = 0; c < CLIPS; c++) {
+        for (int k = 0; k < KEYS; k++) {
+            size_t n = 0;
+            for (int j = 0; j < JOINTS; j++) {
+                if ((c == 1 && j % 2) || (c == 2 && j % 5))
+                    continue;
+                rune_key_pose_desc *p = &poses[c][k][n++];
+                *p = (rune_key_pose_desc){j ? names[j - 1] : "", names[j], {rnd(&seed), rnd(&seed), 0},
+                                          random_rotation(&seed), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+                if (c == 1)
+                    p->mask_weight = 0.5f + 0.5f * rnd(&seed);
+                if (c == 2 && k % 3 == 1)
+                    p->easing = RUNE_EASE_CUBIC, p->direction = RUNE_EASE_INOUT;
+            }
+            kf[c][k] = (rune_keyframe_desc){(float)k * (0.05f + 0.01f * (float)c), poses[c][k], n};
+        }
+        char id[8];
+        snprintf(id, sizeof id, "c%d", c);
+        rune_sequence_desc d = {id, 1, c != 2, priorities[c], kf[c], KEYS, NULL, 0};
+        assert_int_equal(rune_clip_compile(&d, NULL, &clips[c], NULL), RUNE_OK);
+        assert_int_equal(rune_binding_create(rig, clips[c], 0, NULL, &bindings[c], NULL), RUNE_OK);
+    }
+    const rune_simd_level levels[3] = {RUNE_SIMD_SCALAR, RUNE_SIMD_SSE2, RUNE_SIMD_AVX2};
+    float worst = 0.0f;
+    for (int l = 0; l < 3; l++) {
+        rune_animator *a;
+        assert_int_equal(rune_animator_create(rig, 0, NULL, &a, NULL), RUNE_OK);
+        rune_animator_set_simd(a, levels[l]);
+        const rune_play_params params[CLIPS] = {{0.0f, 1.0f, 1.0f, 0.0f}, {0.5f, 0.8f, -0.7f, 0.3f},
+                                                {0.2f, 0.6f, 1.3f, 0.0f}};
+        for (int c = 0; c < CLIPS; c++)
+            assert_int_equal(rune_animator_play(a, bindings[c], &params[c], NULL, NULL), RUNE_OK);
+        rune_pose sampled[CLIPS], ref;
+        for (int c = 0; c < CLIPS; c++)
+            assert_int_equal(rune_pose_init(&sampled[c], JOINTS, NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init(&ref, JOINTS, NULL, NULL), RUNE_OK);
+        for (int f = 0; f < 150; f++) {
+            rune_animator_advance(a, 1.0f / 60.0f);
+            assert_int_equal(rune_animator_evaluate(a, NULL, 0, NULL), RUNE_OK);
+            rune_animator_deliver(a, NULL, NULL);
+            rune_contribution cs[CLIPS];
+            size_t n = 0;
+            for (size_t i = 0; i < rune_animator_slot_count(a); i++) {
+                const rune_track *tr = rune_animator_slot(a, i);
+                if (!tr)
+                    continue;
+                rune_binding_sample(tr->binding, tr->time, &sampled[n]);
+                cs[n] = (rune_contribution){&sampled[n], tr->fade.weight, tr->priority, NULL};
+                n++;
+            }
+            reference_compose(cs, n, &ref);
+            worst = fmaxf(worst, pose_difference(rune_animator_pose(a), &ref));
+        }
+        for (int c = 0; c < CLIPS; c++)
+            rune_pose_release(&sampled[c]);
+        rune_pose_release(&ref);
+        rune_animator_destroy(a);
+    }
+    print_message("animator against exact sampling and the reference rule: %.3g\n", worst);
+    assert_true(worst <= 1e-6f);
+    for (int c = 0; c < CLIPS; c++) {
+        rune_binding_destroy(bindings[c]);
+        rune_clip_destroy(clips[c]);
+    }
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +501,8 @@ int main(void)
         cmocka_unit_test(test_final_pass_after_last_track),
         cmocka_unit_test(test_no_allocation_per_frame),
         cmocka_unit_test(test_batch_deterministic),
+        cmocka_unit_test(test_compose_levels_match_reference),
+        cmocka_unit_test(test_animator_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

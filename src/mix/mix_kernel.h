@@ -1,0 +1,37 @@
+/* The vectorized steps of per-joint priority mixing over one chunk of
+ * joints in structure-of-arrays form. One source, compiled once per
+ * instruction set (see math/kernel_isa.h); priority_mixer.c picks a build
+ * at run time. Every build performs the same float operations in the same
+ * order, so all of them give bit-identical results. */
+#ifndef RUNE_SRC_MIX_MIX_KERNEL_H
+#define RUNE_SRC_MIX_MIX_KERNEL_H
+
+#include "rune/clip.h"
+#include "../math/kernel_isa.h"
+
+/* Lanes are processed in multiples of this. */
+#define MIX_LANE_PAD 8
+
+/* One chunk of joints: translations, rotations and coverage. As a rank's
+ * accumulator the fields hold sums (t = sum s t, r = sum s q, c = sum s);
+ * as the composed result, the pose itself. */
+typedef struct mix_lanes {
+    float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
+    float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
+    float c[RUNE_SAMPLE_CHUNK];
+} mix_lanes;
+
+/* acc += s * sample for lanes [0, n), s = clamp(weight * coverage, 0, 1)
+ * (NaN: 0); each rotation is added with the sign that puts it in the
+ * running sum's hemisphere. `weight` must be finite. */
+KERNEL_DECLARE(void, rune__mix_accumulate, (mix_lanes *acc, const rune_sample_chunk *sample, float weight, size_t n));
+
+/* Overlays each lane's rank mean (from the sums in `acc`) onto `out` by the
+ * rank's coverage c = min(1, sum s): nothing at 0, a copy at 1, otherwise
+ * t lerps, r slerps and coverage becomes c_out + c (1 - c_out). The slerp
+ * uses the series of slerp_series.h; lanes whose two rotations are more
+ * than 45 degrees apart keep their old rotation and get wide[i] = 1 (else
+ * 0), for the caller to slerp exactly. Returns how many lanes are wide. */
+KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_lanes *acc, mix_lanes *out, float *wide, size_t n));
+
+#endif

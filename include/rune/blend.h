@@ -82,11 +82,12 @@ size_t rune_motion_param_count(const rune_motion *motion);
 /** One playing instance of a motion on one rig. */
 typedef struct rune_motion_player rune_motion_player;
 
-/** `bindings[c]` binds clip index c (as used in the samples) to the rig.
- * Allocates all per-leaf state now; updates never allocate. */
+/** `bindings[c]` binds clip index c (as used in the samples) to the rig
+ * (every binding to the same rig). Allocates all per-leaf state now
+ * (two samplers per leaf: the live one and one for time 0); updates never
+ * allocate. */
 rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
-                                      size_t joint_count, const rune_allocator *alloc, rune_motion_player **out,
-                                      rune_error *err);
+                                      const rune_allocator *alloc, rune_motion_player **out, rune_error *err);
 void rune_motion_player_destroy(rune_motion_player *player);
 
 /** Recomputes every leaf's influence and speed from the parameters
@@ -104,7 +105,8 @@ void rune_motion_player_set_progress(rune_motion_player *player, double progress
 void rune_motion_player_advance(rune_motion_player *player, float dt, float speed, rune_signal_queue *queue,
                                 uint32_t source);
 /** Samples every active leaf at its time and writes their weighted mean to
- * `out`: per joint share = leaf weight x coverage; coverage = min(1, sum). */
+ * `out` (rune_mix_mean: per joint share = leaf weight x coverage;
+ * coverage = min(1, sum)). */
 void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
 
 /** Samples every active leaf at clip time 0 (its initial pose) and writes

@@ -54,8 +54,18 @@ static inline rune_quat rune_q_mul(rune_quat a, rune_quat b)
 }
 
 /** Unit quaternion in the direction of q; identity when |q| is ~0 or not
- * finite, so no NaN ever leaves a normalization. */
-rune_quat rune_q_normalize(rune_quat q);
+ * finite, so no NaN ever leaves a normalization. (Inline, like the other
+ * small helpers here: a quaternion passed to an out-of-line function is
+ * spilled and reloaded whole, a store-forwarding stall that cost more than
+ * the arithmetic.) */
+static inline rune_quat rune_q_normalize(rune_quat q)
+{
+    float n2 = rune_q_dot(q, q);
+    if (!(n2 > 1e-30f) || !isfinite(n2))
+        return rune_q_identity();
+    float inv = 1.0f / sqrtf(n2);
+    return rune_q(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
 /** Normalized linear interpolation along the shortest arc. */
 rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
 /** Spherical interpolation along the shortest arc, normalized. Falls back to
@@ -65,7 +75,14 @@ rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u);
 /** Rotation of `angle` radians about the unit `axis`. */
 rune_quat rune_q_axis_angle(rune_vec3 axis, float angle);
 /** Rotates vector v by unit quaternion q. */
-rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v);
+static inline rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v)
+{
+    /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */
+    rune_vec3 u = rune_v3(q.x, q.y, q.z);
+    rune_vec3 c = rune_v3_cross(u, v);
+    rune_vec3 cc = rune_v3_cross(u, c);
+    return rune_v3_add(v, rune_v3_add(rune_v3_scale(c, 2.0f * q.w), rune_v3_scale(cc, 2.0f)));
+}
 
 /** The identity transform. */
 static inline rune_xform rune_xform_identity(void)
@@ -74,15 +91,32 @@ static inline rune_xform rune_xform_identity(void)
     return x;
 }
 /** a * b: the transform that applies b, then a (parent a, child b). */
-rune_xform rune_xform_mul(rune_xform a, rune_xform b);
+static inline rune_xform rune_xform_mul(rune_xform a, rune_xform b)
+{
+    rune_xform r;
+    r.r = rune_q_normalize(rune_q_mul(a.r, b.r));
+    r.t = rune_v3_add(rune_q_rotate(a.r, b.t), a.t);
+    return r;
+}
 /** Inverse of a rigid transform. */
 rune_xform rune_xform_inverse(rune_xform a);
 /** Applies the transform to a point. */
-rune_vec3 rune_xform_point(rune_xform a, rune_vec3 p);
+static inline rune_vec3 rune_xform_point(rune_xform a, rune_vec3 p) { return rune_v3_add(rune_q_rotate(a.r, p), a.t); }
 
 rune_mat4 rune_mat4_identity(void);
 /** Matrix of a rigid transform. */
-rune_mat4 rune_mat4_from_xform(rune_xform x);
+static inline rune_mat4 rune_mat4_from_xform(rune_xform x)
+{
+    rune_quat q = x.r;
+    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    rune_mat4 m = {{1 - 2 * (yy + zz), 2 * (xy + wz), 2 * (xz - wy), 0,
+                    2 * (xy - wz), 1 - 2 * (xx + zz), 2 * (yz + wx), 0,
+                    2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy), 0,
+                    x.t.x, x.t.y, x.t.z, 1}};
+    return m;
+}
 /** a * b (apply b first). */
 rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b);
 

@@ -33,16 +33,13 @@ typedef struct rune_contribution {
 void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out);
 
-/** Weighted-mean accumulation, the step shared by mixer ranks and blend
- * spaces. `acc` holds running sums: t = sum s t, r = sum s q (each q
- * sign-aligned to the running sum), coverage = sum s, with
- * s = clamp(weight * coverage, 0, 1) per joint. Start from
- * rune_mix_accum_reset. */
-void rune_mix_accum_reset(rune_pose *acc);
-void rune_mix_accumulate(rune_pose *acc, const rune_pose *pose, float weight);
-/** Turns sums into the mean pose: t / sum, normalized r, coverage
- * min(1, sum); joints with no share get identity and coverage 0. */
-void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out);
+/** The weighted mean of contributions whatever their priority: each joint
+ * takes sum(s t) / sum(s), the normalized sum of s q (each q sign-aligned
+ * to the running sum) and coverage min(1, sum(s)), with
+ * s = clamp(weight * coverage, 0, 1); joints nothing covers get identity
+ * with coverage 0. The step blend spaces and cross-fades share with a
+ * mixer rank, run by the same kernels. */
+void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_simd_level level, rune_pose *out);
 
 /** Overlays one weighted mean onto a pose joint: the shared step of
  * composition (used by graph layers too). */

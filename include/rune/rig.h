@@ -49,6 +49,12 @@ const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, si
 /** Index of the joint named "parent/part" or "part" (unique part name); -1. */
 int32_t rune_rig_find(const rune_rig *rig, const char *name);
 
+/** All parent indexes, joint order (rune_rig_joint_count entries; valid
+ * until the rig changes). */
+const int32_t *rune_rig_parents(const rune_rig *rig);
+/** All rest frames, joint order (valid until the rig changes). */
+const rune_xform *rune_rig_frames(const rune_rig *rig);
+
 /** The rest frame of a joint. */
 rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
 /** Updates a rest frame. Bindings and the layout signature are unaffected. */

@@ -1,6 +1,7 @@
 /* Motion players: leaf influences and speeds from parameters, the shared
  * cycle duration, normalized progress, marker delivery from the dominant
- * leaf, and the weighted-mean pose. Nothing here allocates after create. */
+ * leaf, and the weighted-mean pose (the mixer's vectorized mean over the
+ * leaves' samplers). Nothing here allocates after create. */
 #include "motion_internal.h"
 #include "rune/mix.h"
 #include "../base/alloc.h"
@@ -10,7 +11,9 @@ struct rune_motion_player {
     const rune_motion *m;
     size_t leaves;
     const rune_binding **binding; /* per leaf */
-    rune_sample_cache **cache;    /* per leaf */
+    rune_sample_cache **cache;    /* per leaf: [i] live, [leaves + i] at time 0 */
+    rune_track *track;            /* what the mean samples: the same split */
+    rune_contribution *contrib;   /* scratch: one per active leaf */
     uint32_t *clip;               /* per leaf */
     float *length;
     bool *loop;
@@ -18,7 +21,6 @@ struct rune_motion_player {
     float *speed;
     float *local; /* per sample: the node-local weights */
     double progress;
-    rune_pose sample, acc;
 };
 
 /* Walks the tree depth-first, writing each leaf's path weight and speed. */
@@ -50,7 +52,7 @@ static void expand(rune_motion_player *p, const float *params, uint32_t node, fl
     }
 }
 
-rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings, size_t joints,
+rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings,
                                       const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
 {
     *out = NULL;
@@ -62,7 +64,9 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
     p->m = m;
     size_t L = p->leaves = m->leaf_count;
     p->binding = rune__calloc(alloc, L, sizeof *p->binding);
-    p->cache = rune__calloc(alloc, L, sizeof *p->cache);
+    p->cache = rune__calloc(alloc, 2 * L, sizeof *p->cache);
+    p->track = rune__calloc(alloc, 2 * L, sizeof *p->track);
+    p->contrib = rune__calloc(alloc, L, sizeof *p->contrib);
     p->clip = rune__calloc(alloc, L, sizeof *p->clip);
     p->length = rune__calloc(alloc, L, sizeof *p->length);
     p->loop = rune__calloc(alloc, L, sizeof *p->loop);
@@ -70,12 +74,9 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
     p->speed = rune__calloc(alloc, L, sizeof *p->speed);
     p->local = rune__calloc(alloc, m->sample_count, sizeof *p->local);
     rune_status st = RUNE_OK;
-    if (!p->binding || !p->cache || !p->clip || !p->length || !p->loop || !p->weight || !p->speed || !p->local)
+    if (!p->binding || !p->cache || !p->track || !p->contrib || !p->clip || !p->length || !p->loop || !p->weight ||
+        !p->speed || !p->local)
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
-    if (!st)
-        st = rune_pose_init(&p->sample, joints, alloc, err);
-    if (!st)
-        st = rune_pose_init(&p->acc, joints, alloc, err);
     if (st) {
         rune_motion_player_destroy(p);
         return st;
@@ -86,9 +87,14 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
         const rune_clip *c = rune_binding_clip(p->binding[i]);
         p->length[i] = rune_clip_length(c);
         p->loop[i] = rune_clip_loops(c);
-        if ((st = rune_binding_sampler_create(p->binding[i], RUNE_SIMD_AUTO, alloc, &p->cache[i], err))) {
-            rune_motion_player_destroy(p);
-            return st;
+        /* the reference keeps its own sampler, so sampling time 0 does
+         * not move the live one's cursors */
+        for (size_t k = i; k < 2 * L; k += L) {
+            if ((st = rune_binding_sampler_create(p->binding[i], RUNE_SIMD_AUTO, alloc, &p->cache[k], err))) {
+                rune_motion_player_destroy(p);
+                return st;
+            }
+            p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k]};
         }
     }
     *out = p;
@@ -101,9 +107,11 @@ void rune_motion_player_destroy(rune_motion_player *p)
         return;
     rune_allocator a = p->alloc;
     size_t L = p->leaves;
-    for (size_t i = 0; p->cache && i < L; i++)
+    for (size_t i = 0; p->cache && i < 2 * L; i++)
         rune_sample_cache_destroy(p->cache[i]);
-    rune__free(&a, p->cache, L, sizeof *p->cache);
+    rune__free(&a, p->cache, 2 * L, sizeof *p->cache);
+    rune__free(&a, p->track, 2 * L, sizeof *p->track);
+    rune__free(&a, p->contrib, L, sizeof *p->contrib);
     rune__free(&a, p->binding, L, sizeof *p->binding);
     rune__free(&a, p->clip, L, sizeof *p->clip);
     rune__free(&a, p->length, L, sizeof *p->length);
@@ -111,8 +119,6 @@ void rune_motion_player_destroy(rune_motion_player *p)
     rune__free(&a, p->weight, L, sizeof *p->weight);
     rune__free(&a, p->speed, L, sizeof *p->speed);
     rune__free(&a, p->local, p->m->sample_count, sizeof *p->local);
-    rune_pose_release(&p->sample);
-    rune_pose_release(&p->acc);
     rune__free(&a, p, 1, sizeof *p);
 }
 
@@ -191,18 +197,15 @@ void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, ru
 
 static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
 {
-    rune_mix_accum_reset(&p->acc);
+    size_t n = 0;
     for (size_t i = 0; i < p->leaves; i++) {
         if (!(p->weight[i] > RUNE_MOTION_EPSILON))
             continue;
-        float t = at_zero ? 0.0f : rune_motion_player_leaf_time(p, i);
-        if (at_zero) /* the reference would move the cursors of the live sample */
-            rune_binding_sample(p->binding[i], t, &p->sample);
-        else
-            rune_binding_sample_cached(p->binding[i], p->cache[i], t, &p->sample);
-        rune_mix_accumulate(&p->acc, &p->sample, p->weight[i]);
+        rune_track *tr = &p->track[at_zero ? p->leaves + i : i];
+        tr->time = at_zero ? 0.0f : rune_motion_player_leaf_time(p, i);
+        p->contrib[n++] = (rune_contribution){NULL, p->weight[i], 0, tr};
     }
-    rune_mix_accum_mean(&p->acc, out);
+    rune_mix_mean(p->contrib, n, RUNE_SIMD_AUTO, out);
 }
 
 void rune_motion_player_sample(rune_motion_player *p, rune_pose *out) { sample_leaves(p, false, out); }

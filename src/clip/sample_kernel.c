@@ -6,8 +6,8 @@
  *
  * The slerp needs no trigonometry at run time: with phi = u theta,
  * cos(phi) and sinc(phi) = sin(phi) / phi are even polynomials in phi^2
- * (Taylor to phi^14; error below 7e-9 up to phi = pi/2, the widest arc of
- * sign-aligned keys) and phi^2 = u^2 (v . v). */
+ * (Taylor series through phi^12; error below 7e-9 up to phi = pi/2, the
+ * widest arc of sign-aligned keys) and phi^2 = u^2 (v . v). */
 #include "sample_kernel.h"
 
 #include <math.h>

@@ -20,13 +20,10 @@ static void side(rune_graph_instance *inst, layer_run *l, int32_t slot, bool fro
         rune_motion_player_sample_reference(p, ref);
 }
 
-static void mean2(rune_graph_instance *inst, const rune_pose *a, float wa, const rune_pose *b, float wb,
-                  rune_pose *out)
+static void mean2(const rune_pose *a, float wa, const rune_pose *b, float wb, rune_pose *out)
 {
-    rune_mix_accum_reset(&inst->acc);
-    rune_mix_accumulate(&inst->acc, a, wa);
-    rune_mix_accumulate(&inst->acc, b, wb);
-    rune_mix_accum_mean(&inst->acc, out);
+    rune_contribution cs[2] = {{a, wa, 0, NULL}, {b, wb, 0, NULL}};
+    rune_mix_mean(cs, 2, RUNE_SIMD_AUTO, out);
 }
 
 static void layer_pose(rune_graph_instance *inst, size_t li)
@@ -41,9 +38,9 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
     float a = rune__graph_alpha(l);
     side(inst, l, l->src, l->frozen, additive, &l->pose[LP_A], &l->pose[LP_REF_A]);
     side(inst, l, l->cur, false, additive, &l->pose[LP_B], &l->pose[LP_REF_B]);
-    mean2(inst, &l->pose[LP_A], 1.0f - a, &l->pose[LP_B], a, last);
+    mean2(&l->pose[LP_A], 1.0f - a, &l->pose[LP_B], a, last);
     if (additive)
-        mean2(inst, &l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
+        mean2(&l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
 }
 
 static void add_joint(rune_pose *out, size_t j, const rune_pose *p, const rune_pose *ref, float w)

@@ -16,7 +16,6 @@ void rune_graph_instance_destroy(rune_graph_instance *inst)
     for (size_t li = 0; inst->layers && li < g->layer_count; li++)
         for (size_t k = 0; k < LP_COUNT; k++)
             rune_pose_release(&inst->layers[li].pose[k]);
-    rune_pose_release(&inst->acc);
     rune__free(&a, inst->params, g->param_count, sizeof *inst->params);
     rune__free(&a, inst->slots, 2 * g->state_count, sizeof *inst->slots);
     rune__free(&a, inst->state_loops, g->state_count, sizeof *inst->state_loops);
@@ -54,14 +53,12 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph instance");
     for (size_t i = 0; !st && i < 2 * g->state_count; i++) {
         inst->slots[i].state = (uint32_t)(i / 2);
-        st = rune_motion_player_create(g->states[i / 2].motion, bindings, g->joint_count, alloc,
+        st = rune_motion_player_create(g->states[i / 2].motion, bindings, alloc,
                                        &inst->slots[i].player, err);
     }
     for (size_t li = 0; !st && li < g->layer_count; li++)
         for (size_t k = 0; !st && k < LP_COUNT; k++)
             st = rune_pose_init(&inst->layers[li].pose[k], g->joint_count, alloc, err);
-    if (!st)
-        st = rune_pose_init(&inst->acc, g->joint_count, alloc, err);
     if (st) {
         rune_graph_instance_destroy(inst);
         return st;

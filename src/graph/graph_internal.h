@@ -80,7 +80,6 @@ struct rune_graph_instance {
     play_slot *slots; /* 2 per state */
     bool *state_loops;
     layer_run *layers;
-    rune_pose acc; /* scratch for means */
 };
 
 /* The blend weight of a layer's destination during its fade (1 when not

@@ -144,7 +144,7 @@ static rune_status prepare_motions(runner *r, rune_error *err)
         t->params = rune__calloc(&r->alloc, s->param_count, sizeof(float));
         if (!t->params)
             return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing motions");
-        if ((st = rune_motion_player_create(r->motions[mi], r->clip_binding, rune_rig_joint_count(r->rig), &r->alloc,
+        if ((st = rune_motion_player_create(r->motions[mi], r->clip_binding, &r->alloc,
                                             &t->player, err)) ||
             (st = rune_pose_init(&t->pose, rune_rig_joint_count(r->rig), &r->alloc, err)))
             return st;

@@ -1,15 +1,7 @@
 /* Quaternion normalization and interpolation. Every path returns a finite
  * unit quaternion for finite input. */
 #include "rune/math.h"
-
-rune_quat rune_q_normalize(rune_quat q)
-{
-    float n2 = rune_q_dot(q, q);
-    if (!(n2 > 1e-30f) || !isfinite(n2))
-        return rune_q_identity();
-    float inv = 1.0f / sqrtf(n2);
-    return rune_q(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
-}
+#include "slerp_series.h"
 
 rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u)
 {
@@ -29,10 +21,18 @@ rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u)
     /* Below ~0.01 rad the chord and the arc agree to float precision. */
     if (d > 0.99995f)
         return rune_q_nlerp(a, b, u);
-    double theta = acos((double)d);
-    double s = sin(theta);
-    float wa = (float)(sin((1.0 - u) * theta) / s);
-    float wb = (float)(sin(u * theta) / s);
+    float wa, wb;
+    if (d >= RUNE_SERIES_MIN_DOT && u >= 0.0f && u <= 1.0f) {
+        /* within 45 degrees: the weights' series (3e-8) instead of acos and
+         * two sines, several times faster */
+        wa = rune_slerp_series(1.0f - u, d - 1.0f);
+        wb = rune_slerp_series(u, d - 1.0f);
+    } else {
+        double theta = acos((double)d);
+        double s = sin(theta);
+        wa = (float)(sin((1.0 - u) * theta) / s);
+        wb = (float)(sin(u * theta) / s);
+    }
     return rune_q_normalize(rune_q(a.x * wa + b.x * wb, a.y * wa + b.y * wb,
                                    a.z * wa + b.z * wb, a.w * wa + b.w * wb));
 }
@@ -41,13 +41,4 @@ rune_quat rune_q_axis_angle(rune_vec3 axis, float angle)
 {
     float s = sinf(angle * 0.5f);
     return rune_q_normalize(rune_q(axis.x * s, axis.y * s, axis.z * s, cosf(angle * 0.5f)));
-}
-
-rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v)
-{
-    /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */
-    rune_vec3 u = rune_v3(q.x, q.y, q.z);
-    rune_vec3 c = rune_v3_cross(u, v);
-    rune_vec3 cc = rune_v3_cross(u, c);
-    return rune_v3_add(v, rune_v3_add(rune_v3_scale(c, 2.0f * q.w), rune_v3_scale(cc, 2.0f)));
 }

@@ -1,5 +1,5 @@
-/* Slerp weights without trigonometry, for the mixing kernel's partial
- * overlays (two rotations only known at run time).
+/* Slerp weights without trigonometry, for rune_q_slerp and the mixing
+ * kernel's partial overlays (two rotations only known at run time).
  *
  * slerp(a, b, u) = a sin((1-u) theta) / sin theta + b sin(u theta) / sin theta.
  * With x = cos theta (the dot product of the sign-aligned rotations),

@@ -25,12 +25,11 @@ void KERNEL(rune__mix_accumulate)(mix_lanes *restrict acc, const rune_sample_chu
     }
 }
 
-/* Each lane's rank mean: t / sum, r normalized (identity when about 0 or
- * not finite), coverage c = clamp(sum, 0, 1). Guarded divisions and roots
- * take x + (ok ? 0 : 1), not (ok ? x : 1): the same value wherever the
- * result is used, but the second form lets gcc split the loop body into
- * branches with loads inside, which it cannot vectorize for SSE2. */
-static void mean_lanes(const mix_lanes *restrict acc, mix_lanes *restrict mean, size_t n)
+/* Guarded divisions and roots take x + (ok ? 0 : 1), not (ok ? x : 1):
+ * the same value wherever the result is used, but the second form lets gcc
+ * split the loop body into branches with loads inside, which it cannot
+ * vectorize for SSE2. */
+void KERNEL(rune__mix_mean)(const mix_lanes *restrict acc, mix_lanes *restrict mean, size_t n)
 {
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
@@ -125,7 +124,7 @@ size_t KERNEL(rune__mix_overlay)(const mix_lanes *restrict acc, mix_lanes *restr
                                  size_t n)
 {
     _Alignas(32) mix_lanes mean;
-    mean_lanes(acc, &mean, n);
+    KERNEL(rune__mix_mean)(acc, &mean, n);
     float partial = 0.0f;
 #pragma omp simd reduction(+ : partial)
     for (size_t i = 0; i < n; i++)

@@ -26,6 +26,11 @@ typedef struct mix_lanes {
  * running sum's hemisphere. `weight` must be finite. */
 KERNEL_DECLARE(void, rune__mix_accumulate, (mix_lanes *acc, const rune_sample_chunk *sample, float weight, size_t n));
 
+/* Each lane's mean from the sums in `acc`: t / sum, the normalized
+ * rotation sum (identity when about 0 or not finite), coverage
+ * clamp(sum, 0, 1); lanes with no share get identity and coverage 0. */
+KERNEL_DECLARE(void, rune__mix_mean, (const mix_lanes *acc, mix_lanes *mean, size_t n));
+
 /* Overlays each lane's rank mean (from the sums in `acc`) onto `out` by the
  * rank's coverage c = min(1, sum s): nothing at 0, a copy at 1, otherwise
  * t lerps, r slerps and coverage becomes c_out + c (1 - c_out). The slerp

@@ -1,8 +1,8 @@
 /* Per-joint priority composition: weighted means per rank, overlaid from the
  * lowest rank up by each rank's coverage. Composition runs over chunks of
  * joints in structure-of-arrays form through the vectorized kernels of
- * mix_kernel.c; the per-joint helpers below serve graph layers and blend
- * spaces, which work on whole poses. */
+ * mix_kernel.c, as do the weighted means of blend spaces and cross-fades;
+ * the per-joint overlay serves graph layers. */
 #include "rune/mix.h"
 #include "mix_kernel.h"
 
@@ -30,63 +30,10 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-void rune_mix_accum_reset(rune_pose *acc)
-{
-    for (size_t j = 0; j < acc->count; j++) {
-        acc->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
-        acc->r[j] = rune_q(0.0f, 0.0f, 0.0f, 0.0f);
-        acc->coverage[j] = 0.0f;
-    }
-}
-
-void rune_mix_accumulate(rune_pose *acc, const rune_pose *pose, float weight)
-{
-    float w = isfinite(weight) ? weight : 0.0f;
-    size_t n = acc->count < pose->count ? acc->count : pose->count;
-    for (size_t j = 0; j < n; j++) {
-        float s = rune_clamp01(w * pose->coverage[j]);
-        rune_quat q = pose->r[j];
-        rune_quat *a = &acc->r[j];
-        /* flip q into the running sum's hemisphere; a select, not a branch */
-        float ss = rune_q_dot(*a, q) < 0.0f ? -s : s;
-        a->x += ss * q.x;
-        a->y += ss * q.y;
-        a->z += ss * q.z;
-        a->w += ss * q.w;
-        acc->t[j].x += s * pose->t[j].x;
-        acc->t[j].y += s * pose->t[j].y;
-        acc->t[j].z += s * pose->t[j].z;
-        acc->coverage[j] += s;
-    }
-}
-
-/* Mean of joint j of an accumulator; false when nothing covered it. */
-static bool joint_mean(const rune_pose *acc, size_t j, rune_vec3 *t, rune_quat *r, float *c)
-{
-    float sum = acc->coverage[j];
-    if (!(sum > 0.0f))
-        return false;
-    *t = rune_v3_scale(acc->t[j], 1.0f / sum);
-    *r = rune_q_normalize(acc->r[j]);
-    *c = sum > 1.0f ? 1.0f : sum;
-    return true;
-}
-
-void rune_mix_accum_mean(const rune_pose *acc, rune_pose *out)
-{
-    size_t n = acc->count < out->count ? acc->count : out->count;
-    for (size_t j = 0; j < n; j++) {
-        if (!joint_mean(acc, j, &out->t[j], &out->r[j], &out->coverage[j])) {
-            out->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
-            out->r[j] = rune_q_identity();
-            out->coverage[j] = 0.0f;
-        }
-    }
-}
-
 /* The mixing kernels of one instruction set. */
 typedef struct mix_kernels {
     void (*accumulate)(mix_lanes *, const rune_sample_chunk *, float, size_t);
+    void (*mean)(const mix_lanes *, mix_lanes *, size_t);
     size_t (*overlay)(const mix_lanes *, mix_lanes *, float *, size_t);
 } mix_kernels;
 
@@ -94,12 +41,12 @@ static mix_kernels kernels_for(rune_simd_level level)
 {
 #if defined(RUNE_HAVE_X86_KERNELS)
     if (level == RUNE_SIMD_AVX2)
-        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_overlay_avx2};
+        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_mean_avx2, rune__mix_overlay_avx2};
     if (level == RUNE_SIMD_SSE2)
-        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_overlay_sse2};
+        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_mean_sse2, rune__mix_overlay_sse2};
 #endif
     (void)level;
-    return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_overlay_scalar};
+    return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_mean_scalar, rune__mix_overlay_scalar};
 }
 
 /* Lane i of a chunk: identity with coverage 0 (unkeyed storage default). */
@@ -177,6 +124,35 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
     }
 }
 
+/* The sums of one chunk of joints over contributions cs[idx[0..count)]
+ * (idx NULL: all of cs[0..count)). */
+static void accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
+                             size_t first, size_t n, size_t lanes, mix_lanes *acc)
+{
+    rune_sample_chunk s;
+    memset(acc, 0, sizeof *acc);
+    for (size_t i = 0; i < count; i++) {
+        const rune_contribution *c = &cs[idx ? idx[i] : i];
+        if (!c->pose && !c->track)
+            continue;
+        contribution_chunk(c, first, n, lanes, &s);
+        k->accumulate(acc, &s, isfinite(c->weight) ? c->weight : 0.0f, lanes);
+    }
+}
+
+void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
+{
+    mix_kernels k = kernels_for(rune_simd_resolve(level));
+    for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = (n + MIX_LANE_PAD - 1) / MIX_LANE_PAD * MIX_LANE_PAD;
+        mix_lanes acc, mean;
+        accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
+        k.mean(&acc, &mean, lanes);
+        store_lanes(&mean, first, n, out);
+    }
+}
+
 void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out)
 {
@@ -188,21 +164,13 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = (n + MIX_LANE_PAD - 1) / MIX_LANE_PAD * MIX_LANE_PAD;
         mix_lanes o, acc;
-        rune_sample_chunk s;
         float wide[RUNE_SAMPLE_CHUNK];
         identity_lanes(&o, lanes);
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
-            memset(&acc, 0, sizeof acc);
-            for (size_t i = lo; i < hi; i++) {
-                const rune_contribution *c = &cs[order[i]];
-                if (!c->pose && !c->track)
-                    continue;
-                contribution_chunk(c, first, n, lanes, &s);
-                k.accumulate(&acc, &s, isfinite(c->weight) ? c->weight : 0.0f, lanes);
-            }
+            accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
             if (k.overlay(&acc, &o, wide, lanes))
                 overlay_wide(&acc, &o, wide, lanes);
             lo = hi;

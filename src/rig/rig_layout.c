@@ -205,6 +205,8 @@ int32_t rune_rig_parent(const rune_rig *rig, size_t j) { return rig->parent[j]; 
 const char *rune_rig_part(const rune_rig *rig, size_t j) { return rig->part[j]; }
 const char *rune_rig_parent_part(const rune_rig *rig, size_t j) { return parent_part(rig, j); }
 rune_xform rune_rig_frame(const rune_rig *rig, size_t j) { return rig->frame[j]; }
+const int32_t *rune_rig_parents(const rune_rig *rig) { return rig->parent; }
+const rune_xform *rune_rig_frames(const rune_rig *rig) { return rig->frame; }
 uint32_t rune_rig_topology_revision(const rune_rig *rig) { return rig->topology_revision; }
 uint32_t rune_rig_frame_revision(const rune_rig *rig) { return rig->frame_revision; }
 uint64_t rune_rig_layout_signature(const rune_rig *rig) { return rig->signature; }

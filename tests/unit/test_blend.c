@@ -175,7 +175,7 @@ static void test_nested_speeds(void **state)
     assert_int_equal(rune_motion_leaf_count(m), 3);
     rune_motion_player *p;
     const rune_binding *binds[3] = {b.bind[0], b.bind[1], b.bind[2]};
-    assert_int_equal(rune_motion_player_create(m, binds, 1, NULL, &p, NULL), RUNE_OK);
+    assert_int_equal(rune_motion_player_create(m, binds, NULL, &p, NULL), RUNE_OK);
     /* params (.5, .25): root [.5, .5]; inner [.75, .25]
      * leaves: clip0 w .5 s 1; clip1 w .5*.75 = .375, s 2*1.5 = 3;
      *         clip2 w .5*.25 = .125, s 2*1 = 2 */
@@ -213,7 +213,7 @@ static void test_cycle_duration_and_phase(void **state)
     const rune_binding *binds[2] = {b.bind[0], b.bind[1]};
     rune_motion *m = two_clip_motion(1.0f);
     rune_motion_player *p;
-    assert_int_equal(rune_motion_player_create(m, binds, 1, &ca.iface, &p, NULL), RUNE_OK);
+    assert_int_equal(rune_motion_player_create(m, binds, &ca.iface, &p, NULL), RUNE_OK);
     /* 1.0 s and 1.5 s clips at 50/50: (.5 * 1 + .5 * 1.5) = 1.25 s */
     rune_motion_player_set_params(p, (float[]){0.5f});
     near(rune_motion_player_cycle_duration(p), 1.25f, 1e-6f);
@@ -246,7 +246,7 @@ static void test_cycle_duration_and_phase(void **state)
 
     /* leaf a at speed 2: .5 * (1 / 2) + .5 * 1.5 = 1.0 s */
     m = two_clip_motion(2.0f);
-    assert_int_equal(rune_motion_player_create(m, binds, 1, &ca.iface, &p, NULL), RUNE_OK);
+    assert_int_equal(rune_motion_player_create(m, binds, &ca.iface, &p, NULL), RUNE_OK);
     rune_motion_player_set_params(p, (float[]){0.5f});
     near(rune_motion_player_cycle_duration(p), 1.0f, 1e-6f);
     rune_motion_player_destroy(p);

@@ -186,6 +186,9 @@ void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, s
 size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);
 /** How many binary searches the cache has done (seeks, not steady play). */
 size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
+/** Asks the CPU to start loading the cache's per-play state: for loops over
+ * many plays, issued one play ahead (rune_batch does). Changes nothing. */
+void rune_sample_cache_prefetch(const rune_sample_cache *cache);
 
 /** Caches compiled clips by sequence id + revision. */
 typedef struct rune_clip_cache rune_clip_cache;

@@ -201,6 +201,13 @@ rune_simd_level rune_sample_cache_level(const rune_sample_cache *c) { return c->
 size_t rune_sample_cache_seeks(const rune_sample_cache *c) { return c->seeks; }
 size_t rune_sample_cache_lane_count(const rune_sample_cache *c) { return c->lanes; }
 
+void rune_sample_cache_prefetch(const rune_sample_cache *c)
+{
+    const char *p = (const char *)c, *end = (const char *)&c->key[c->lanes];
+    for (; p < end; p += 64)
+        __builtin_prefetch(p);
+}
+
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
     if (first >= c->lanes)

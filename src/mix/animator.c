@@ -5,7 +5,7 @@
  * working set on the stack, so per frame an animator touches little more
  * than its tracks' cursors and its final pose: what lets a crowd of them
  * run from cache. */
-#include "rune/mix.h"
+#include "animator_internal.h"
 #include "../base/alloc.h"
 
 #include <string.h>
@@ -244,4 +244,28 @@ void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
     for (size_t i = 0; fn && i < a->signals.count; i++)
         fn(user, &a->signals.events[i]);
     rune_signal_queue_clear(&a->signals);
+}
+
+static void prefetch_range(const void *p, size_t bytes, bool write)
+{
+    for (size_t b = 0; p && b < bytes; b += 64) {
+        if (write)
+            __builtin_prefetch((const char *)p + b, 1);
+        else
+            __builtin_prefetch((const char *)p + b, 0);
+    }
+}
+
+void rune__animator_prefetch_header(const rune_animator *a) { prefetch_range(a, sizeof *a, false); }
+
+void rune__animator_prefetch_state(const rune_animator *a)
+{
+    prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
+    for (size_t i = 0; i < a->slot_count; i++)
+        if (a->slots[i].live)
+            rune_sample_cache_prefetch(a->slots[i].cache);
+    prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
+    prefetch_range(a->pose.t, a->joint_count * sizeof *a->pose.t, true);
+    prefetch_range(a->pose.r, a->joint_count * sizeof *a->pose.r, true);
+    prefetch_range(a->pose.coverage, a->joint_count * sizeof *a->pose.coverage, true);
 }

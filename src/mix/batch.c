@@ -7,7 +7,7 @@
  * machines). Waiting spins briefly, then yields, then naps, so idle workers
  * cost little between frames; the frame itself never blocks on a lock. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-#include "rune/mix.h"
+#include "animator_internal.h"
 #include "../base/alloc.h"
 
 #include <pthread.h>
@@ -48,6 +48,12 @@ static void run_blocks(struct rune_batch *b)
             return;
         size_t hi = lo + BLOCK < b->count ? lo + BLOCK : b->count;
         for (size_t i = lo; i < hi; i++) {
+            /* a crowd's animators are far apart in memory: start loading
+             * the next ones while this one computes */
+            if (i + 2 < b->count)
+                rune__animator_prefetch_header(b->anims[i + 2]);
+            if (i + 1 < b->count)
+                rune__animator_prefetch_state(b->anims[i + 1]);
             rune_animator_advance(b->anims[i], b->dt);
             rune_animator_evaluate(b->anims[i], NULL, 0, NULL);
         }

@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "rune/import.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,9 @@ static double now(void)
 
 typedef void (*bench_fn)(void *ctx);
 
-/* Seconds per call: warm up, then run batches until `min_s` has passed. */
-static double per_call(bench_fn fn, void *ctx, double min_s)
+/* Seconds per call: warm up, then run batches until `min_s` has passed;
+ * *calls (when given) receives how many calls that took, warm-up included. */
+static double per_call(bench_fn fn, void *ctx, double min_s, size_t *calls_out)
 {
     for (int i = 0; i < 8; i++)
         fn(ctx);
@@ -37,6 +39,8 @@ static double per_call(bench_fn fn, void *ctx, double min_s)
         batch *= 2;
         elapsed = now() - start;
     }
+    if (calls_out)
+        *calls_out = calls + 8;
     return elapsed / (double)calls;
 }
 
@@ -93,12 +97,13 @@ static void mix_ref(void *p)
     bench_ref_sample_mix(c->in, c->n, c->scratch, &c->out);
 }
 
-static int mix_setup(mix_ctx *c, const rune_rig *rig, rune_binding *const *bindings, size_t n)
+static int mix_setup(mix_ctx *c, const rune_rig *rig, rune_binding *const *bindings, size_t n, rune_simd_level level)
 {
     memset(c, 0, sizeof *c);
     c->n = n;
     if (rune_animator_create(rig, 0, NULL, &c->anim, NULL) || rune_pose_init(&c->out, rune_rig_joint_count(rig), NULL, NULL))
         return 1;
+    rune_animator_set_simd(c->anim, level);
     for (size_t i = 0; i < n; i++) {
         float w = 1.0f / (float)(i + 1);
         rune_play_params pp = {0.0f, w, 1.0f, 0.1f * (float)i};
@@ -176,7 +181,7 @@ static int bench_sampling(const char *label, const rune_binding *b, size_t joint
     if (rune_binding_sampler_create(b, RUNE_SIMD_AUTO, NULL, &c.cache, NULL) ||
         rune_pose_init(&c.pose, joints, NULL, NULL))
         return 1;
-    double fast = per_call(sample_fast, &c, min_s), ref = per_call(sample_ref, &c, min_s);
+    double fast = per_call(sample_fast, &c, min_s, NULL), ref = per_call(sample_ref, &c, min_s, NULL);
     char what[96];
     snprintf(what, sizeof what, "(a) sample 1 clip, %s [%s]", label, rune_simd_name(rune_sample_cache_level(c.cache)));
     row(what, joints, fast, ref);
@@ -185,15 +190,16 @@ static int bench_sampling(const char *label, const rune_binding *b, size_t joint
     return 0;
 }
 
-static int bench_mix(const char *label, const rune_rig *rig, rune_binding *const *bindings, size_t n, double min_s,
-                     double *ratio)
+static int bench_mix(const char *label, const rune_rig *rig, rune_binding *const *bindings, size_t n,
+                     rune_simd_level level, double min_s, double *ratio)
 {
     mix_ctx c;
-    if (mix_setup(&c, rig, bindings, n))
+    if (mix_setup(&c, rig, bindings, n, level))
         return 1;
-    double fast = per_call(mix_fast, &c, min_s), ref = per_call(mix_ref, &c, min_s);
+    double fast = per_call(mix_fast, &c, min_s, NULL), ref = per_call(mix_ref, &c, min_s, NULL);
     char what[96];
-    snprintf(what, sizeof what, "(b) sample + mix %zu clips, %s", n, label);
+    snprintf(what, sizeof what, "(b) sample + mix %zu clips, %s [%s]", n, label,
+             rune_simd_name(rune_simd_resolve(level)));
     row(what, rune_rig_joint_count(rig), fast, ref);
     if (ratio)
         *ratio = ref / fast;
@@ -226,7 +232,7 @@ static int bench_blend(const bench_scene *s, double min_s)
              rune_pose_init(&c.out, rune_rig_joint_count(s->rig), NULL, NULL);
     }
     if (!rc)
-        row("(c) 2D blend of 5 clips + additive layer", rune_rig_joint_count(s->rig), per_call(blend_run, &c, min_s), 0);
+        row("(c) 2D blend of 5 clips + additive layer", rune_rig_joint_count(s->rig), per_call(blend_run, &c, min_s, NULL), 0);
     rune_pose_release(&c.out);
     rune_graph_instance_destroy(c.inst);
     rune_graph_destroy(g);
@@ -235,22 +241,44 @@ static int bench_blend(const bench_scene *s, double min_s)
     return rc;
 }
 
+/* An allocator that counts, to show the crowd's frames allocate nothing. */
+static _Atomic size_t crowd_allocs;
+
+static void *counting_alloc(void *user, size_t size)
+{
+    (void)user;
+    atomic_fetch_add(&crowd_allocs, 1);
+    return malloc(size);
+}
+
+static void counting_free(void *user, void *p, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(p);
+}
+
 static int bench_crowd(const bench_scene *s, size_t rigs, size_t workers, double min_s)
 {
+    const rune_allocator counting = {counting_alloc, counting_free, NULL};
     crowd_ctx c = {NULL, calloc(rigs, sizeof(rune_animator *)), rigs};
-    int rc = !c.anims || rune_batch_create(workers, NULL, &c.batch, NULL);
+    int rc = !c.anims || rune_batch_create(workers, &counting, &c.batch, NULL);
     for (size_t i = 0; !rc && i < rigs; i++) {
-        rc = rune_animator_create(s->rig, 0, NULL, &c.anims[i], NULL);
+        rc = rune_animator_create(s->rig, 0, &counting, &c.anims[i], NULL);
         for (size_t k = 0; !rc && k < 3; k++) {
             rune_play_params pp = {0.0f, 1.0f / (float)(k + 1), 1.0f, 0.013f * (float)i};
             rc = rune_animator_play(c.anims[i], s->bindings[k], &pp, NULL, NULL);
         }
     }
     if (!rc) {
-        double t = per_call(crowd_run, &c, min_s);
-        printf("  (e) %zu rigs x (b), %zu worker%s + caller: %8.2f ms per frame  %10.0f rigs/s  %6.2f ns/joint\n", rigs,
-               workers, workers == 1 ? "" : "s", 1e3 * t, (double)rigs / t,
-               1e9 * t / (double)(rigs * rune_rig_joint_count(s->rig)));
+        crowd_run(&c); /* warm-up: the first frame sizes the mixer's scratch */
+        size_t before = atomic_load(&crowd_allocs);
+        size_t frames = 0;
+        double t = per_call(crowd_run, &c, min_s, &frames);
+        printf("  (e) %zu rigs x (b), %zu worker%s + caller: %8.2f ms per frame  %10.0f rigs/s  %6.2f ns/joint"
+               "  (%zu allocations in %zu frames)\n",
+               rigs, workers, workers == 1 ? "" : "s", 1e3 * t, (double)rigs / t,
+               1e9 * t / (double)(rigs * rune_rig_joint_count(s->rig)), atomic_load(&crowd_allocs) - before, frames);
     }
     for (size_t i = 0; c.anims && i < rigs; i++)
         rune_animator_destroy(c.anims[i]);
@@ -275,7 +303,11 @@ int rune_bench_main(int argc, char **argv)
     double ratio_b = 0;
     printf("synthetic rig: 64 joints, clips with 30 Hz keys over 2 s on every joint\n");
     rc |= bench_sampling("64 joints", s.bindings[0], 64, min_s);
-    rc |= bench_mix("64 joints", s.rig, s.bindings, 3, min_s, &ratio_b);
+    rc |= bench_mix("64 joints", s.rig, s.bindings, 3, RUNE_SIMD_AUTO, min_s, &ratio_b);
+    /* the same work on each kernel build: the scalar one is the fallback
+     * (and the same results, see tests/unit/test_mix.c) */
+    for (rune_simd_level l = RUNE_SIMD_SCALAR; l < rune_simd_best(); l++)
+        rc |= bench_mix("64 joints", s.rig, s.bindings, 3, l, min_s, NULL);
     rc |= bench_blend(&s, min_s);
     {
         rune_pose pose;
@@ -284,7 +316,7 @@ int rune_bench_main(int argc, char **argv)
         if (!rc) {
             rune_binding_sample(s.bindings[0], 0.5f, &pose);
             matrix_ctx mc = {s.rig, &pose, mats};
-            row("(d) local-to-model matrices", 64, per_call(matrices_run, &mc, min_s), 0);
+            row("(d) local-to-model matrices", 64, per_call(matrices_run, &mc, min_s, NULL), 0);
             rune_pose_release(&pose);
         }
         free(mats);
@@ -306,7 +338,7 @@ int rune_bench_main(int argc, char **argv)
             printf("CMU mocap %s: %zu joints, %.1f s at 120 Hz\n", bvh, imp->joint_count, rune_clip_length(clip));
             rune_binding *three[3] = {b, b, b};
             rc |= bench_sampling("CMU 01_01", b, imp->joint_count, min_s);
-            rc |= bench_mix("CMU 01_01", rig, three, 3, min_s, NULL);
+            rc |= bench_mix("CMU 01_01", rig, three, 3, RUNE_SIMD_AUTO, min_s, NULL);
         }
         rune_binding_destroy(b);
         rune_clip_destroy(clip);
@@ -330,11 +362,11 @@ int rune_bench_main(int argc, char **argv)
         printf("  %3zu joints", joint_counts[j]);
         for (int c = 0; c < 3; c++) {
             mix_ctx m;
-            if (mix_setup(&m, g.rig, g.bindings, clip_counts[c])) {
+            if (mix_setup(&m, g.rig, g.bindings, clip_counts[c], RUNE_SIMD_AUTO)) {
                 rc = 1;
                 break;
             }
-            double fast = per_call(mix_fast, &m, min_s / 2), ref = per_call(mix_ref, &m, min_s / 2);
+            double fast = per_call(mix_fast, &m, min_s / 2, NULL), ref = per_call(mix_ref, &m, min_s / 2, NULL);
             printf("   %7.2f ns  %5.2fx     ", 1e9 * fast / (double)joint_counts[j], ref / fast);
             mix_free(&m);
         }

@@ -162,6 +162,8 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
                                            rune_simd_level level, const rune_allocator *alloc,
                                            rune_sample_cache **out, rune_error *err);
 void rune_sample_cache_destroy(rune_sample_cache *cache);
+/** Forgets every cursor, as if new (a cache reused for another play). */
+void rune_sample_cache_reset(rune_sample_cache *cache);
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
 /** The lane map given at creation (NULL: lane i is track i). */
 const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *cache);
@@ -179,8 +181,9 @@ typedef struct rune_sample_chunk {
 
 /** Samples lanes [first, first + count) at t (clip time, as
  * rune_clip_sample_track) into `out` (entry i is lane first + i).
- * `first` must be a multiple of RUNE_SAMPLE_CHUNK and count at most that;
- * lanes past the cache's count are ignored. */
+ * `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise nothing is
+ * written) and count at most that; lanes past the cache's count are
+ * ignored. */
 void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
 /** Number of lanes. */
 size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);

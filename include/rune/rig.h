@@ -141,8 +141,9 @@ bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample
 /** Samples joints [first, first + count) at time t into a chunk (entry i is
  * joint first + i): through `cache` when it is this binding's sampler (the
  * fast path: cursors, vectorized interpolation), otherwise with the exact
- * sampler. `first` must be a multiple of RUNE_SAMPLE_CHUNK. Returns how
- * many entries it wrote: count, less past the binding's joints or the chunk. */
+ * sampler. `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise
+ * nothing is written). Returns how many entries it wrote: count, less past
+ * the binding's joints or the chunk. */
 size_t rune_binding_sample_chunk(const rune_binding *binding, rune_sample_cache *cache, float t, size_t first,
                                  size_t count, rune_sample_chunk *out);
 

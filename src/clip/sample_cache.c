@@ -148,6 +148,19 @@ static void refill(rune_sample_cache *c, float t)
     c->any_exact = exact;
 }
 
+void rune_sample_cache_reset(rune_sample_cache *c)
+{
+    for (size_t i = 0; i < c->padded; i++) {
+        /* a lane with a track starts on its first key and is located by the
+         * next sample; the others stay on the null key, valid at all times */
+        int32_t tr = i < c->lanes ? track_of(c, i) : -1;
+        c->key[i] = tr >= 0 ? c->clip->tracks[tr].first_key : (uint32_t)c->clip->key_count;
+    }
+    c->lo = INFINITY; /* an empty window: the next sample locates every lane */
+    c->hi = -INFINITY;
+    c->any_exact = false;
+}
+
 rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
                                            rune_simd_level level, const rune_allocator *alloc,
                                            rune_sample_cache **out, rune_error *err)
@@ -169,14 +182,7 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     c->padded = padded;
     c->level = rune_simd_resolve(level);
     c->kernel = kernel_for(c->level);
-    for (size_t i = 0; i < padded; i++) {
-        /* a lane with a track starts on its first key and is located by the
-         * first sample; the others stay on the null key, valid at all times */
-        int32_t tr = i < lanes ? track_of(c, i) : -1;
-        c->key[i] = tr >= 0 ? clip->tracks[tr].first_key : (uint32_t)clip->key_count;
-    }
-    c->lo = INFINITY; /* an empty window: the first sample locates every lane */
-    c->hi = -INFINITY;
+    rune_sample_cache_reset(c);
     *out = c;
     return RUNE_OK;
 }
@@ -210,8 +216,8 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c)
 
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
-    if (first >= c->lanes)
-        return;
+    if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
+        return; /* a misaligned chunk would read past the padded lanes */
     if (count > RUNE_SAMPLE_CHUNK)
         count = RUNE_SAMPLE_CHUNK;
     if (count > c->lanes - first)

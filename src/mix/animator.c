@@ -109,6 +109,8 @@ rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, co
         rune_status st = rune_binding_sampler_create(binding, a->level, &a->alloc, &s->cache, err);
         if (st)
             return st;
+    } else {
+        rune_sample_cache_reset(s->cache); /* a new play starts from no history */
     }
     uint32_t h = a->next_handle++;
     rune_track_start(&s->track, binding, s->cache, params ? params : &defaults, h);

@@ -123,13 +123,15 @@ rune_status rune_binding_sampler_create(const rune_binding *b, rune_simd_level l
 
 bool rune_binding_sampler_matches(const rune_binding *b, const rune_sample_cache *cache)
 {
-    return cache && rune_sample_cache_lane_tracks(cache) == b->track_of_joint;
+    /* the map pointer alone could be a freed binding's reused address */
+    return cache && rune_sample_cache_lane_tracks(cache) == b->track_of_joint &&
+           rune_sample_cache_clip(cache) == b->clip && rune_sample_cache_lane_count(cache) == b->joint_count;
 }
 
 size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache, float t, size_t first, size_t count,
                                  rune_sample_chunk *out)
 {
-    if (first >= b->joint_count)
+    if (first >= b->joint_count || first % RUNE_SAMPLE_CHUNK != 0)
         return 0;
     if (count > b->joint_count - first)
         count = b->joint_count - first;

@@ -386,6 +386,13 @@ static void test_sample_cache_cursors(void **state)
     /* a jump back is a seek */
     rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &s);
     assert_true(rune_sample_cache_seeks(cache) > after_fill);
+    /* reset forgets the cursors: the same samples follow */
+    rune_sample_chunk again;
+    rune_sample_cache_reset(cache);
+    rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &again);
+    size_t lanes = rune_sample_cache_lane_count(cache);
+    assert_memory_equal(s.x, again.x, lanes * sizeof *s.x);
+    assert_memory_equal(s.qw, again.qw, lanes * sizeof *s.qw);
     rune_sample_cache_destroy(cache);
     rune_clip_destroy(clip);
 }

@@ -120,6 +120,56 @@ static void test_repeated_limb_binding(void **state)
     rune_rig_destroy(rig);
 }
 
+/* A binding's sampler: lanes in joint order (the clip's tracks are sorted
+ * by name, the rig's joints are not), unkeyed joints at identity with
+ * coverage 0; it serves only its own binding. */
+static void test_binding_sampler(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_body();
+    rune_key_pose_desc poses[] = {kp("RightArm", "Hand", 2), kp("LeftArm", "Hand", 1), kp("Root", "Torso", 3)};
+    rune_clip *clip = clip_of(poses, 3);
+    rune_binding *b, *other;
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
+    rune_sample_cache *cache;
+    assert_int_equal(rune_binding_sampler_create(b, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+    assert_true(rune_binding_sampler_matches(b, cache));
+    assert_int_equal(rune_sample_cache_lane_count(cache), 6);
+    rune_pose fast, exact;
+    assert_int_equal(rune_pose_init(&fast, 6, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&exact, 6, NULL, NULL), RUNE_OK);
+    rune_binding_sample_cached(b, cache, 0.0f, &fast);
+    rune_binding_sample(b, 0.0f, &exact);
+    for (size_t j = 0; j < 6; j++) {
+        near(fast.t[j].x, exact.t[j].x, 0);
+        near(fast.r[j].w, exact.r[j].w, 0);
+        near(fast.coverage[j], exact.coverage[j], 0);
+    }
+    near(fast.t[1].x, 3, 0); /* Torso */
+    near(fast.t[4].x, 1, 0); /* LeftArm/Hand */
+    near(fast.t[5].x, 2, 0); /* RightArm/Hand */
+    near(fast.coverage[2], 0, 0); /* LeftArm: unkeyed */
+    /* a chunk must start on a chunk boundary: otherwise nothing is written */
+    rune_sample_chunk chunk;
+    assert_int_equal(rune_binding_sample_chunk(b, cache, 0.0f, 3, 3, &chunk), 0);
+    assert_int_equal(rune_binding_sample_chunk(b, cache, 0.0f, 0, 64, &chunk), 6);
+    /* another binding of the same clip (another rig) does not use it */
+    const rune_joint_desc small[] = {J("Root", NULL), J("Torso", "Root")};
+    rune_rig *rig2;
+    assert_int_equal(rune_rig_create(small, 2, NULL, &rig2, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig2, clip, 0, NULL, &other, NULL), RUNE_OK);
+    assert_false(rune_binding_sampler_matches(other, cache));
+    assert_false(rune_binding_sampler_matches(b, NULL));
+    rune_pose_release(&fast);
+    rune_pose_release(&exact);
+    rune_sample_cache_destroy(cache);
+    rune_binding_destroy(other);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig2);
+    rune_rig_destroy(rig);
+}
+
 static void test_name_only_fallback(void **state)
 {
     (void)state;
@@ -211,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_layout_names),
         cmocka_unit_test(test_layout_rejects),
         cmocka_unit_test(test_repeated_limb_binding),
+        cmocka_unit_test(test_binding_sampler),
         cmocka_unit_test(test_name_only_fallback),
         cmocka_unit_test(test_revisions_and_binding_cache),
         cmocka_unit_test(test_rig_allocation_failures),

@@ -235,6 +235,7 @@ static void fill_segment(rune_clip *c, size_t k, size_t next)
     cv->w = c->key_weight[k], cv->dw = c->key_weight[next] - c->key_weight[k];
     cv->m = c->key_mask[k], cv->dm = c->key_mask[next] - c->key_mask[k];
     c->key_fast[k] = next == k || c->key_style[next] == RUNE_EASE_LINEAR;
+    c->any_eased |= !c->key_fast[k];
 }
 
 /* The batch sampler's per-key data, and the null key (the block is zeroed:

@@ -67,6 +67,7 @@ struct rune_clip {
     clip_segment *segments;
     clip_segment_cover *covers;
     uint8_t *key_fast;
+    bool any_eased; /* some key_fast is 0: most clips have none to look up */
     size_t marker_count;
     rune_marker *markers;
 };

@@ -121,6 +121,7 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
 static void refill(rune_sample_cache *c, float t)
 {
     const clip_segment *seg = c->clip->segments;
+    const bool eased = c->clip->any_eased;
     float lo = -INFINITY, hi = INFINITY;
     bool exact = false;
     for (size_t i = 0; i < c->lanes; i++) {
@@ -134,14 +135,14 @@ static void refill(rune_sample_cache *c, float t)
                 int32_t tr = track_of(c, i);
                 if (tr >= 0)
                     locate(c, i, &c->clip->tracks[tr], t, &lo, &hi);
-                exact |= !c->clip->key_fast[c->key[i]];
+                exact |= eased && !c->clip->key_fast[c->key[i]];
                 continue;
             }
             c->key[i] = k;
         }
         lo = seg[k].time > lo ? seg[k].time : lo;
         hi = seg[k].end < hi ? seg[k].end : hi;
-        exact |= !c->clip->key_fast[k];
+        exact |= eased && !c->clip->key_fast[k];
     }
     c->lo = lo;
     c->hi = hi;

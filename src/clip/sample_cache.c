@@ -3,7 +3,7 @@
  * sampler for the lanes the kernel does not cover (eased keys).
  *
  * Per-play state is one key index per lane plus the time window in which
- * every lane's interval still holds: a frame inside the window touches no
+ * every lane's segment still holds: a frame inside the window touches no
  * cursor at all, and key values are read from the clip, which every play of
  * it shares (so they stay in cache across a crowd), instead of being copied
  * into each play. */
@@ -21,10 +21,10 @@ struct rune_sample_cache {
     size_t lanes, padded;
     rune_simd_level level;
     kernel_fn kernel;
-    float lo, hi;   /* every lane's interval holds for lo <= t < hi */
+    float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
-    uint32_t key[]; /* per lane: key 0 of its interval, absolute index */
+    uint32_t key[]; /* per lane: the key (absolute index) whose segment it is on */
 };
 
 rune_simd_level rune_simd_best(void)

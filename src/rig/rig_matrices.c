@@ -1,7 +1,11 @@
 /* Model-space joint transforms and skinning matrices from a local pose.
  * Joints are parent-first, so a joint's parent is final when it is
- * reached; matrices compose as affine 3x4 (their last row is 0 0 0 1). */
+ * reached; matrices compose as affine 3x4 (their last row is 0 0 0 1).
+ * Local matrices come from the vectorized kernel of matrix_kernel.c. */
 #include "rune/rig.h"
+#include "matrix_kernel.h"
+
+#include <string.h>
 
 /* frame(j) * pose(j): the joint relative to its parent. */
 static inline rune_xform placed(const rune_xform *frame, const rune_pose *pose, size_t j)
@@ -24,47 +28,77 @@ void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xfor
     }
 }
 
-/* a * b for affine matrices: rune_mat4_mul without the terms that are 0. */
+/* a * b for affine matrices: rune_mat4_mul without the terms that are 0.
+ * All four rows are computed alike (a's last row is 0 0 0 1) so the
+ * compiler can work a column at a time. */
 static void affine_mul(const float *restrict a, const float *restrict b, float *restrict r)
 {
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 3; row++)
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 4; row++)
             r[c * 4 + row] = a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] + a[8 + row] * b[c * 4 + 2];
-    r[12] += a[12], r[13] += a[13], r[14] += a[14];
-    r[3] = r[7] = r[11] = 0.0f;
-    r[15] = 1.0f;
+    for (int row = 0; row < 4; row++)
+        r[12 + row] = a[row] * b[12] + a[4 + row] * b[13] + a[8 + row] * b[14] + a[12 + row];
 }
 
-/* The matrix of frame(j) * pose(j), the same arithmetic as
- * rune_mat4_from_xform(placed(...)) but on pointers: passing transforms by
- * value to a call the compiler will not inline copies them through memory,
- * which cost more than the arithmetic. */
-static void local_matrix(const rune_xform *f, const rune_pose *pose, size_t j, float *m)
+typedef void (*local_fn)(const local_in *, local_out *, size_t);
+
+static local_fn local_kernel(void)
 {
-    rune_vec3 t = j < pose->count ? pose->t[j] : rune_v3(0.0f, 0.0f, 0.0f);
-    rune_quat r = j < pose->count ? pose->r[j] : rune_q_identity();
-    rune_quat q = rune_q_normalize(rune_q_mul(f->r, r));
-    rune_vec3 p = rune_v3_add(rune_q_rotate(f->r, t), f->t);
-    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-    m[0] = 1 - 2 * (yy + zz), m[1] = 2 * (xy + wz), m[2] = 2 * (xz - wy), m[3] = 0;
-    m[4] = 2 * (xy - wz), m[5] = 1 - 2 * (xx + zz), m[6] = 2 * (yz + wx), m[7] = 0;
-    m[8] = 2 * (xz + wy), m[9] = 2 * (yz - wx), m[10] = 1 - 2 * (xx + yy), m[11] = 0;
-    m[12] = p.x, m[13] = p.y, m[14] = p.z, m[15] = 1;
+#if defined(RUNE_HAVE_X86_KERNELS)
+    rune_simd_level level = rune_simd_best();
+    if (level == RUNE_SIMD_AVX2)
+        return rune__local_matrices_avx2;
+    if (level == RUNE_SIMD_SSE2)
+        return rune__local_matrices_sse2;
+#endif
+    return rune__local_matrices_scalar;
+}
+
+/* Joints [first, first + n) of the rig and pose as kernel lanes, padded
+ * with identities up to `lanes`. */
+static void load_locals(const rune_xform *frame, const rune_pose *pose, size_t first, size_t n, size_t lanes,
+                        local_in *in)
+{
+    size_t posed = pose->count > first ? pose->count - first : 0;
+    for (size_t i = 0; i < lanes; i++) {
+        rune_xform f = i < n ? frame[first + i] : rune_xform_identity();
+        in->fx[i] = f.t.x, in->fy[i] = f.t.y, in->fz[i] = f.t.z;
+        in->fqx[i] = f.r.x, in->fqy[i] = f.r.y, in->fqz[i] = f.r.z, in->fqw[i] = f.r.w;
+    }
+    for (size_t i = 0; i < lanes; i++) {
+        bool has = i < n && i < posed;
+        rune_vec3 t = has ? pose->t[first + i] : rune_v3(0.0f, 0.0f, 0.0f);
+        rune_quat r = has ? pose->r[first + i] : rune_q_identity();
+        in->tx[i] = t.x, in->ty[i] = t.y, in->tz[i] = t.z;
+        in->qx[i] = r.x, in->qy[i] = r.y, in->qz[i] = r.z, in->qw[i] = r.w;
+    }
 }
 
 void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
 {
+    static const int element[12] = LOCAL_ELEMENTS;
+    local_fn kernel = local_kernel();
     const int32_t *parent = rune_rig_parents(rig);
     const rune_xform *frame = rune_rig_frames(rig);
-    for (size_t j = 0, n = rune_rig_joint_count(rig); j < n; j++) {
-        if (parent[j] < 0) {
-            local_matrix(&frame[j], pose, j, out[j].m);
-        } else {
-            float m[16];
-            local_matrix(&frame[j], pose, j, m);
-            affine_mul(out[parent[j]].m, m, out[j].m);
+    size_t count = rune_rig_joint_count(rig);
+    /* local matrices a chunk at a time (vectorized), then down the
+     * hierarchy joint by joint: parents precede children */
+    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = (n + MATRIX_LANE_PAD - 1) / MATRIX_LANE_PAD * MATRIX_LANE_PAD;
+        local_in in;
+        local_out local;
+        load_locals(frame, pose, first, n, lanes, &in);
+        kernel(&in, &local, lanes);
+        for (size_t i = 0; i < n; i++) {
+            size_t j = first + i;
+            float m[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+            for (int e = 0; e < 12; e++)
+                m[element[e]] = local.m[e][i];
+            if (parent[j] < 0)
+                memcpy(out[j].m, m, sizeof m);
+            else
+                affine_mul(out[parent[j]].m, m, out[j].m);
         }
     }
 }

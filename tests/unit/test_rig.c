@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -170,6 +171,51 @@ static void test_binding_sampler(void **state)
     rune_rig_destroy(rig);
 }
 
+/* Model matrices (vectorized local matrices, then the hierarchy) against
+ * the rigid-transform path, on a 70-joint tree with random frames and a
+ * pose shorter than the rig: two chunks, one not a multiple of the lanes. */
+static void test_model_matrices_match_xforms(void **state)
+{
+    (void)state;
+    enum { N = 70 };
+    static char names[N][8];
+    rune_joint_desc jd[N];
+    uint32_t seed = 5;
+    for (int j = 0; j < N; j++) {
+        float r[7];
+        for (int k = 0; k < 7; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            r[k] = (float)(seed >> 8) / 16777216.0f * 2.0f - 1.0f;
+        }
+        snprintf(names[j], sizeof names[j], "J%d", j);
+        jd[j] = (rune_joint_desc){names[j], j ? names[(j - 1) / 3] : NULL,
+                                  {{r[0], r[1], r[2]}, rune_q_normalize(rune_q(r[3], r[4], r[5], r[6]))}};
+    }
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(jd, N, NULL, &rig, NULL), RUNE_OK);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, N - 5, NULL, NULL), RUNE_OK);
+    for (size_t j = 0; j < pose.count; j++) {
+        pose.t[j] = rune_v3(0.1f * (float)(j % 7), -0.05f * (float)(j % 3), 0.2f);
+        pose.r[j] = rune_q_axis_angle(rune_v3(0.0f, 0.6f, 0.8f), 0.03f * (float)j);
+    }
+    rune_xform x[N];
+    rune_mat4 m[N];
+    rune_rig_model_xforms(rig, &pose, x);
+    rune_rig_model_matrices(rig, &pose, m);
+    float worst = 0.0f;
+    for (int j = 0; j < N; j++) {
+        rune_mat4 from_x = rune_mat4_from_xform(x[j]);
+        for (int k = 0; k < 16; k++)
+            worst = fmaxf(worst, fabsf(from_x.m[k] - m[j].m[k]));
+        near(m[j].m[3], 0, 0);
+        near(m[j].m[15], 1, 0);
+    }
+    assert_true(worst <= 1e-5f);
+    rune_pose_release(&pose);
+    rune_rig_destroy(rig);
+}
+
 static void test_name_only_fallback(void **state)
 {
     (void)state;
@@ -262,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_layout_rejects),
         cmocka_unit_test(test_repeated_limb_binding),
         cmocka_unit_test(test_binding_sampler),
+        cmocka_unit_test(test_model_matrices_match_xforms),
         cmocka_unit_test(test_name_only_fallback),
         cmocka_unit_test(test_revisions_and_binding_cache),
         cmocka_unit_test(test_rig_allocation_failures),

@@ -168,9 +168,9 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
 {
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
-    size_t padded = (lanes + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
+    size_t padded = kernel_lanes(lanes);
     if (padded == 0)
-        padded = RUNE_KERNEL_PAD;
+        padded = KERNEL_LANES;
     if (padded > (SIZE_MAX - sizeof(rune_sample_cache)) / sizeof(uint32_t))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c + padded * sizeof(uint32_t));
@@ -225,9 +225,9 @@ void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_
         count = c->lanes - first;
     if (!(t >= c->lo && t < c->hi))
         refill(c, t);
-    /* lanes are padded to RUNE_KERNEL_PAD (padding sits on the null key),
+    /* lanes are padded to KERNEL_LANES (padding sits on the null key),
      * and chunks start on multiples of it */
-    size_t lanes = (count + RUNE_KERNEL_PAD - 1) / RUNE_KERNEL_PAD * RUNE_KERNEL_PAD;
+    size_t lanes = kernel_lanes(count);
     c->kernel(c->clip->segments, c->clip->covers, &c->key[first], t, o, lanes);
     for (size_t i = 0; c->any_exact && i < count; i++) {
         if (c->clip->key_fast[c->key[first + i]])

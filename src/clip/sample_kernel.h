@@ -7,10 +7,7 @@
 #include "clip_internal.h"
 #include "../math/kernel_isa.h"
 
-/** Lanes are padded to a multiple of this (RUNE_SAMPLE_CHUNK is one). */
-#define RUNE_KERNEL_PAD 8
-
-/* Samples lanes [0, n) (n a multiple of RUNE_KERNEL_PAD) at clip time t:
+/* Samples lanes [0, n) (n a multiple of KERNEL_LANES) at clip time t:
  * lane i evaluates segment key[i] (and its cover) at
  * u = clamp((t - time) / (end - time), 0, 1): translation, weight and mask
  * linearly, rotation by slerp (see clip_segment), and coverage. Eased keys

@@ -9,9 +9,6 @@
 #include "rune/clip.h"
 #include "../math/kernel_isa.h"
 
-/* Lanes are processed in multiples of this. */
-#define MIX_LANE_PAD 8
-
 /* One chunk of joints: translations, rotations and coverage. As a rank's
  * accumulator the fields hold sums (t = sum s t, r = sum s q, c = sum s);
  * as the composed result, the pose itself. */

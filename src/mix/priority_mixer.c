@@ -145,7 +145,7 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
     mix_kernels k = kernels_for(rune_simd_resolve(level));
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
-        size_t lanes = (n + MIX_LANE_PAD - 1) / MIX_LANE_PAD * MIX_LANE_PAD;
+        size_t lanes = kernel_lanes(n);
         mix_lanes acc, mean;
         accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
         k.mean(&acc, &mean, lanes);
@@ -162,7 +162,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
      * from the first contribution to the store */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
-        size_t lanes = (n + MIX_LANE_PAD - 1) / MIX_LANE_PAD * MIX_LANE_PAD;
+        size_t lanes = kernel_lanes(n);
         mix_lanes o, acc;
         float wide[RUNE_SAMPLE_CHUNK];
         identity_lanes(&o, lanes);

@@ -8,9 +8,6 @@
 #include "rune/clip.h"
 #include "../math/kernel_isa.h"
 
-/* Lanes are processed in multiples of this. */
-#define MATRIX_LANE_PAD 8
-
 /* A chunk of joints: rest frames and local poses, as arrays. */
 typedef struct local_in {
     float fx[RUNE_SAMPLE_CHUNK], fy[RUNE_SAMPLE_CHUNK], fz[RUNE_SAMPLE_CHUNK];

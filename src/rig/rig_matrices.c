@@ -85,7 +85,7 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
      * hierarchy joint by joint: parents precede children */
     for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
-        size_t lanes = (n + MATRIX_LANE_PAD - 1) / MATRIX_LANE_PAD * MATRIX_LANE_PAD;
+        size_t lanes = kernel_lanes(n);
         local_in in;
         local_out local;
         load_locals(frame, pose, first, n, lanes, &in);

@@ -10,6 +10,7 @@
 
 #include "rune/clip.h"
 #include "counting_alloc.h"
+#include "test_random.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 
@@ -305,10 +306,8 @@ static rune_clip *random_clip(void)
     for (int k = 0; k < KEYS; k++) {
         for (int j = 0; j < TRACKS; j++) {
             float r[8];
-            for (int i = 0; i < 8; i++) {
-                seed = seed * 1664525u + 1013904223u;
-                r[i] = (float)(seed >> 8) / 16777216.0f * 2.0f - 1.0f;
-            }
+            for (int i = 0; i < 8; i++)
+                r[i] = test_random(&seed);
             snprintf(names[j], sizeof names[j], "J%d", j);
             rune_key_pose_desc *p = &poses[k][j];
             *p = pose("", names[j], r[0]);

@@ -11,6 +11,7 @@
 
 #include "rune/mix.h"
 #include "counting_alloc.h"
+#include "test_random.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 
@@ -300,16 +301,9 @@ static void test_batch_deterministic(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
-/* A pseudo-random float in [-1, 1). */
-static float rnd(uint32_t *seed)
-{
-    *seed = *seed * 1664525u + 1013904223u;
-    return (float)(*seed >> 8) / 16777216.0f * 2.0f - 1.0f;
-}
-
 static rune_quat random_rotation(uint32_t *seed)
 {
-    return rune_q_normalize(rune_q(rnd(seed), rnd(seed), rnd(seed), rnd(seed) + 0.01f));
+    return rune_q_normalize(rune_q(test_random(seed), test_random(seed), test_random(seed), test_random(seed) + 0.01f));
 }
 
 /* The spec's composition rule, joint by joint and rank by rank, written
@@ -373,9 +367,9 @@ static void test_compose_levels_match_reference(void **state)
     for (int i = 0; i < N; i++) {
         assert_int_equal(rune_pose_init(&poses[i], JOINTS - (i == 2 ? 9 : 0), NULL, NULL), RUNE_OK);
         for (size_t j = 0; j < poses[i].count; j++) {
-            poses[i].t[j] = rune_v3(rnd(&seed), rnd(&seed), rnd(&seed));
+            poses[i].t[j] = rune_v3(test_random(&seed), test_random(&seed), test_random(&seed));
             poses[i].r[j] = random_rotation(&seed);
-            float c = rnd(&seed);
+            float c = test_random(&seed);
             poses[i].coverage[j] = c < -0.6f ? 0.0f : (c > 0.6f ? 1.0f : 0.5f + 0.5f * c);
         }
         cs[i] = (rune_contribution){&poses[i], weights[i], ranks[i], NULL};
@@ -429,10 +423,10 @@ static void test_animator_matches_reference(void **state)
                 if ((c == 1 && j % 2) || (c == 2 && j % 5))
                     continue;
                 rune_key_pose_desc *p = &poses[c][k][n++];
-                *p = (rune_key_pose_desc){j ? names[j - 1] : "", names[j], {rnd(&seed), rnd(&seed), 0},
+                *p = (rune_key_pose_desc){j ? names[j - 1] : "", names[j], {test_random(&seed), test_random(&seed), 0},
                                           random_rotation(&seed), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
                 if (c == 1)
-                    p->mask_weight = 0.5f + 0.5f * rnd(&seed);
+                    p->mask_weight = 0.5f + 0.5f * test_random(&seed);
                 if (c == 2 && k % 3 == 1)
                     p->easing = RUNE_EASE_CUBIC, p->direction = RUNE_EASE_INOUT;
             }

@@ -10,6 +10,7 @@
 
 #include "rune/rig.h"
 #include "counting_alloc.h"
+#include "test_random.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 #define J(part, parent) {part, parent, {{0, 0, 0}, {0, 0, 0, 1}}}
@@ -183,10 +184,8 @@ static void test_model_matrices_match_xforms(void **state)
     uint32_t seed = 5;
     for (int j = 0; j < N; j++) {
         float r[7];
-        for (int k = 0; k < 7; k++) {
-            seed = seed * 1664525u + 1013904223u;
-            r[k] = (float)(seed >> 8) / 16777216.0f * 2.0f - 1.0f;
-        }
+        for (int k = 0; k < 7; k++)
+            r[k] = test_random(&seed);
         snprintf(names[j], sizeof names[j], "J%d", j);
         jd[j] = (rune_joint_desc){names[j], j ? names[(j - 1) / 3] : NULL,
                                   {{r[0], r[1], r[2]}, rune_q_normalize(rune_q(r[3], r[4], r[5], r[6]))}};

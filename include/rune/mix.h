@@ -41,6 +41,17 @@ void rune_mix_compose(const rune_contribution *contributions, size_t count, rune
  * mixer rank, run by the same kernels. */
 void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_simd_level level, rune_pose *out);
 
+/** Composes one graph layer onto `out`, joint by joint with weight
+ * w = clamp(layer_weight * mask[j] * layer->coverage[j], 0, 1) (mask NULL:
+ * 1 for every joint). An override layer (`ref` NULL) overlays the layer's
+ * pose by w as rune_mix_overlay_joint does. An additive layer adds its
+ * weighted delta from `ref` in the joint's local frame:
+ * t += w (t_layer - t_ref), r = r * slerp(identity, r_ref^-1 r_layer, w),
+ * coverage c + w (1 - c). Runs over chunks of joints with the kernels of
+ * `level`, like composition. */
+void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
+                    float layer_weight, rune_simd_level level);
+
 /** Overlays one weighted mean onto a pose joint: the shared step of
  * composition (used by graph layers too). */
 void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t, rune_quat r, float coverage);

@@ -43,17 +43,6 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
         mean2(&l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
 }
 
-static void add_joint(rune_pose *out, size_t j, const rune_pose *p, const rune_pose *ref, float w)
-{
-    /* the delta from the initial pose, in the joint's local frame:
-     * p = ref * delta  ->  delta = ref^-1 * p */
-    rune_quat dq = rune_q_normalize(rune_q_mul(rune_q_conjugate(ref->r[j]), p->r[j]));
-    rune_vec3 dt = rune_v3_sub(p->t[j], ref->t[j]);
-    out->t[j] = rune_v3_add(out->t[j], rune_v3_scale(dt, w));
-    out->r[j] = rune_q_normalize(rune_q_mul(out->r[j], rune_q_slerp(rune_q_identity(), dq, w)));
-    out->coverage[j] += w * (1.0f - out->coverage[j]);
-}
-
 void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
 {
     const rune_graph *g = inst->g;
@@ -62,16 +51,7 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
         layer_pose(inst, li);
         const graph_layer *gl = &g->layers[li];
         layer_run *l = &inst->layers[li];
-        const rune_pose *p = &l->pose[LP_LAST];
-        float lw = l->weight.weight;
-        for (size_t j = 0; j < out->count; j++) {
-            float w = rune_clamp01(lw * gl->mask[j] * p->coverage[j]);
-            if (w <= 0.0f)
-                continue;
-            if (gl->blend == RUNE_LAYER_ADDITIVE)
-                add_joint(out, j, p, &l->pose[LP_LAST_REF], w);
-            else
-                rune_mix_overlay_joint(out, j, p->t[j], p->r[j], w);
-        }
+        const rune_pose *ref = gl->blend == RUNE_LAYER_ADDITIVE ? &l->pose[LP_LAST_REF] : NULL;
+        rune_mix_layer(out, &l->pose[LP_LAST], ref, gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
     }
 }

@@ -1,9 +1,9 @@
 /* The SoA mixing kernels: plain loops with selects instead of branches, so
  * the compiler vectorizes them; built once per instruction set by CMake. */
 #include "mix_kernel.h"
+#include "../math/lane_quat.h"
 #include "../math/slerp_series.h"
 
-#include <float.h>
 #include <math.h>
 
 void KERNEL(rune__mix_accumulate)(mix_lanes *restrict acc, const rune_sample_chunk *restrict s, float weight, size_t n)
@@ -25,10 +25,8 @@ void KERNEL(rune__mix_accumulate)(mix_lanes *restrict acc, const rune_sample_chu
     }
 }
 
-/* Guarded divisions and roots take x + (ok ? 0 : 1), not (ok ? x : 1):
- * the same value wherever the result is used, but the second form lets gcc
- * split the loop body into branches with loads inside, which it cannot
- * vectorize for SSE2. */
+/* The guarded division takes x + (ok ? 0 : 1), not (ok ? x : 1), for the
+ * reason lane_quat.h gives. */
 void KERNEL(rune__mix_mean)(const mix_lanes *restrict acc, mix_lanes *restrict mean, size_t n)
 {
 #pragma omp simd
@@ -38,14 +36,8 @@ void KERNEL(rune__mix_mean)(const mix_lanes *restrict acc, mix_lanes *restrict m
         mean->x[i] = acc->x[i] * inv_sum;
         mean->y[i] = acc->y[i] * inv_sum;
         mean->z[i] = acc->z[i] * inv_sum;
-        float ax = acc->qx[i], ay = acc->qy[i], az = acc->qz[i], aw = acc->qw[i];
-        float n2 = ax * ax + ay * ay + az * az + aw * aw;
-        n2 = n2 <= FLT_MAX ? n2 : 0.0f; /* inf and NaN: as if zero */
-        float inv = 1.0f / sqrtf(n2 + (n2 > 1e-30f ? 0.0f : 1.0f));
-        mean->qx[i] = n2 > 1e-30f ? ax * inv : 0.0f;
-        mean->qy[i] = n2 > 1e-30f ? ay * inv : 0.0f;
-        mean->qz[i] = n2 > 1e-30f ? az * inv : 0.0f;
-        mean->qw[i] = n2 > 1e-30f ? aw * inv : 1.0f;
+        rune_quat r = lane_q_normalize(rune_q(acc->qx[i], acc->qy[i], acc->qz[i], acc->qw[i]));
+        mean->qx[i] = r.x, mean->qy[i] = r.y, mean->qz[i] = r.z, mean->qw[i] = r.w;
         mean->c[i] = sum > 0.0f ? (sum < 1.0f ? sum : 1.0f) : 0.0f;
     }
 }
@@ -91,12 +83,8 @@ static float overlay_partial(const mix_lanes *restrict m, mix_lanes *restrict ou
         d = d * sign;
         d = d > 1.0f ? 1.0f : d;
         float wa = rune_slerp_series(1.0f - c, d - 1.0f), wb = sign * rune_slerp_series(c, d - 1.0f);
-        float qx = px * wa + rx * wb, qy = py * wa + ry * wb, qz = pz * wa + rz * wb, qw = pw * wa + rw * wb;
-        float m2 = qx * qx + qy * qy + qz * qz + qw * qw;
-        m2 = m2 <= FLT_MAX ? m2 : 0.0f;
-        float minv = 1.0f / sqrtf(m2 + (m2 > 1e-30f ? 0.0f : 1.0f));
-        qx = m2 > 1e-30f ? qx * minv : 0.0f, qy = m2 > 1e-30f ? qy * minv : 0.0f;
-        qz = m2 > 1e-30f ? qz * minv : 0.0f, qw = m2 > 1e-30f ? qw * minv : 1.0f;
+        rune_quat q = lane_q_normalize(rune_q(px * wa + rx * wb, py * wa + ry * wb, pz * wa + rz * wb, pw * wa + rw * wb));
+        float qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         /* a wide arc keeps the old rotation for the exact slerp */
         qx = d < RUNE_SERIES_MIN_DOT ? px : qx, qy = d < RUNE_SERIES_MIN_DOT ? py : qy;
         qz = d < RUNE_SERIES_MIN_DOT ? pz : qz, qw = d < RUNE_SERIES_MIN_DOT ? pw : qw;
@@ -120,18 +108,62 @@ static float overlay_partial(const mix_lanes *restrict m, mix_lanes *restrict ou
     return wide_count;
 }
 
-size_t KERNEL(rune__mix_overlay)(const mix_lanes *restrict acc, mix_lanes *restrict out, float *restrict wide,
+size_t KERNEL(rune__mix_overlay)(const mix_lanes *restrict mean, mix_lanes *restrict out, float *restrict wide,
                                  size_t n)
 {
-    _Alignas(32) mix_lanes mean;
-    KERNEL(rune__mix_mean)(acc, &mean, n);
     float partial = 0.0f;
 #pragma omp simd reduction(+ : partial)
     for (size_t i = 0; i < n; i++)
-        partial += mean.c[i] > 0.0f ? (mean.c[i] < 1.0f ? 1.0f : 0.0f) : 0.0f;
+        partial += mean->c[i] > 0.0f ? (mean->c[i] < 1.0f ? 1.0f : 0.0f) : 0.0f;
     if (partial == 0.0f) {
-        overlay_whole(&mean, out, n);
+        overlay_whole(mean, out, n);
         return 0; /* no lane is wide: `wide` is not read */
     }
-    return (size_t)overlay_partial(&mean, out, wide, n);
+    return (size_t)overlay_partial(mean, out, wide, n);
+}
+
+size_t KERNEL(rune__mix_add)(mix_lanes *restrict out, const mix_lanes *restrict layer, const mix_lanes *restrict ref,
+                             float *restrict wide, size_t n)
+{
+    float wide_count = 0.0f;
+#pragma omp simd reduction(+ : wide_count)
+    for (size_t i = 0; i < n; i++) {
+        float w = layer->c[i];
+        /* the delta rotation ref^-1 * layer, normalized */
+        rune_quat delta = lane_q_normalize(rune_q_mul(rune_q_conjugate(rune_q(ref->qx[i], ref->qy[i], ref->qz[i], ref->qw[i])),
+                                                      rune_q(layer->qx[i], layer->qy[i], layer->qz[i], layer->qw[i])));
+        /* slerp(identity, delta, w): the identity's dot with the delta is
+         * its w, sign-aligned; the series weights as in rune_q_slerp */
+        float sign = delta.w < 0.0f ? -1.0f : 1.0f;
+        float d = delta.w * sign;
+        d = d > 1.0f ? 1.0f : d;
+        float wa = rune_slerp_series(1.0f - w, d - 1.0f), wb = sign * rune_slerp_series(w, d - 1.0f);
+        rune_quat step = lane_q_normalize(rune_q(delta.x * wb, delta.y * wb, delta.z * wb, wa + delta.w * wb));
+        /* out = out * that, normalized */
+        float px = out->qx[i], py = out->qy[i], pz = out->qz[i], pw = out->qw[i];
+        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(px, py, pz, pw), step));
+        float qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+        /* a wide arc keeps the old rotation for the exact scalar step; the
+         * flag does not look at w (combining the two conditions defeats
+         * gcc's vectorizer): the caller skips lanes of weight 0 */
+        float is_wide = d < RUNE_SERIES_MIN_DOT ? 1.0f : 0.0f;
+        qx = d < RUNE_SERIES_MIN_DOT ? px : qx, qy = d < RUNE_SERIES_MIN_DOT ? py : qy;
+        qz = d < RUNE_SERIES_MIN_DOT ? pz : qz, qw = d < RUNE_SERIES_MIN_DOT ? pw : qw;
+
+        float ox = out->x[i], oy = out->y[i], oz = out->z[i], oc = out->c[i];
+        float ax_t = ox + (layer->x[i] - ref->x[i]) * w, ay_t = oy + (layer->y[i] - ref->y[i]) * w;
+        float az_t = oz + (layer->z[i] - ref->z[i]) * w, ac = oc + w * (1.0f - oc);
+        /* w = 0 leaves the lane as it was */
+        out->x[i] = w > 0.0f ? ax_t : ox;
+        out->y[i] = w > 0.0f ? ay_t : oy;
+        out->z[i] = w > 0.0f ? az_t : oz;
+        out->c[i] = w > 0.0f ? ac : oc;
+        out->qx[i] = w > 0.0f ? qx : px;
+        out->qy[i] = w > 0.0f ? qy : py;
+        out->qz[i] = w > 0.0f ? qz : pz;
+        out->qw[i] = w > 0.0f ? qw : pw;
+        wide[i] = is_wide;
+        wide_count += is_wide;
+    }
+    return (size_t)wide_count;
 }

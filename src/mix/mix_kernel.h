@@ -1,7 +1,7 @@
-/* The vectorized steps of per-joint priority mixing over one chunk of
- * joints in structure-of-arrays form. One source, compiled once per
- * instruction set (see math/kernel_isa.h); priority_mixer.c picks a build
- * at run time. Every build performs the same float operations in the same
+/* The vectorized steps of per-joint mixing over one chunk of joints in
+ * structure-of-arrays form: priority ranks, weighted means, graph layers.
+ * One source, compiled once per instruction set (see math/kernel_isa.h);
+ * priority_mixer.c and layer_mixer.c pick a build at run time. Every build performs the same float operations in the same
  * order, so all of them give bit-identical results. */
 #ifndef RUNE_SRC_MIX_MIX_KERNEL_H
 #define RUNE_SRC_MIX_MIX_KERNEL_H
@@ -28,12 +28,21 @@ KERNEL_DECLARE(void, rune__mix_accumulate, (mix_lanes *acc, const rune_sample_ch
  * clamp(sum, 0, 1); lanes with no share get identity and coverage 0. */
 KERNEL_DECLARE(void, rune__mix_mean, (const mix_lanes *acc, mix_lanes *mean, size_t n));
 
-/* Overlays each lane's rank mean (from the sums in `acc`) onto `out` by the
- * rank's coverage c = min(1, sum s): nothing at 0, a copy at 1, otherwise
- * t lerps, r slerps and coverage becomes c_out + c (1 - c_out). The slerp
- * uses the series of slerp_series.h; lanes whose two rotations are more
- * than 45 degrees apart keep their old rotation and get wide[i] = 1 (else
- * 0), for the caller to slerp exactly. Returns how many lanes are wide. */
-KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_lanes *acc, mix_lanes *out, float *wide, size_t n));
+/* Overlays each lane of `mean` (a pose with coverage c in [0, 1]) onto
+ * `out`: nothing at 0, a copy at 1, otherwise t lerps, r slerps and
+ * coverage becomes c_out + c (1 - c_out). The slerp uses the series of
+ * slerp_series.h; lanes whose two rotations are more than 45 degrees apart
+ * keep their old rotation and get wide[i] = 1 (else 0), for the caller to
+ * slerp exactly. Returns how many lanes are wide. */
+KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_lanes *mean, mix_lanes *out, float *wide, size_t n));
+
+/* Adds an additive layer onto `out`, lane i with weight layer->c[i] (in
+ * [0, 1]): t += w (t_layer - t_ref); r = normalize(r * slerp(identity,
+ * delta, w)) with delta = normalize(r_ref^-1 r_layer); coverage
+ * c + w (1 - c); lanes of weight 0 stay as they were. Lanes whose delta
+ * turns more than 90 degrees keep their old rotation and are flagged in
+ * `wide` as for rune__mix_overlay, whatever their weight. */
+KERNEL_DECLARE(size_t, rune__mix_add, (mix_lanes *out, const mix_lanes *layer, const mix_lanes *ref, float *wide,
+                                        size_t n));
 
 #endif

@@ -4,7 +4,7 @@
  * mix_kernel.c, as do the weighted means of blend spaces and cross-fades;
  * the per-joint overlay serves graph layers. */
 #include "rune/mix.h"
-#include "mix_kernel.h"
+#include "mix_chunks.h"
 
 #include <string.h>
 
@@ -30,25 +30,6 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-/* The mixing kernels of one instruction set. */
-typedef struct mix_kernels {
-    void (*accumulate)(mix_lanes *, const rune_sample_chunk *, float, size_t);
-    void (*mean)(const mix_lanes *, mix_lanes *, size_t);
-    size_t (*overlay)(const mix_lanes *, mix_lanes *, float *, size_t);
-} mix_kernels;
-
-static mix_kernels kernels_for(rune_simd_level level)
-{
-#if defined(RUNE_HAVE_X86_KERNELS)
-    if (level == RUNE_SIMD_AVX2)
-        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_mean_avx2, rune__mix_overlay_avx2};
-    if (level == RUNE_SIMD_SSE2)
-        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_mean_sse2, rune__mix_overlay_sse2};
-#endif
-    (void)level;
-    return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_mean_scalar, rune__mix_overlay_scalar};
-}
-
 /* Lane i of a chunk: identity with coverage 0 (unkeyed storage default). */
 static void clear_lane(rune_sample_chunk *s, size_t i)
 {
@@ -65,15 +46,8 @@ static void contribution_chunk(const rune_contribution *c, size_t first, size_t 
 {
     size_t got = 0;
     if (c->pose) {
-        const rune_pose *p = c->pose;
-        got = p->count > first ? p->count - first : 0;
-        got = got < n ? got : n;
-        for (size_t i = 0; i < got; i++) {
-            size_t j = first + i;
-            s->x[i] = p->t[j].x, s->y[i] = p->t[j].y, s->z[i] = p->t[j].z;
-            s->qx[i] = p->r[j].x, s->qy[i] = p->r[j].y, s->qz[i] = p->r[j].z, s->qw[i] = p->r[j].w;
-            s->coverage[i] = p->coverage[j];
-        }
+        float *const lane[8] = {s->x, s->y, s->z, s->qx, s->qy, s->qz, s->qw, s->coverage};
+        got = rune__mix_load_pose(c->pose, first, n, lane);
     } else if (c->track) {
         const rune_track *tr = c->track;
         got = rune_binding_sample_chunk(tr->binding, tr->cache, tr->time, first, n, s);
@@ -89,27 +63,6 @@ static void identity_lanes(mix_lanes *o, size_t lanes)
         o->qw[i] = 1.0f;
 }
 
-/* The exact slerp for lanes whose rotations are far apart (rare: only
- * partial coverage over a very different pose below). */
-static void overlay_wide(const mix_lanes *acc, mix_lanes *o, const float *wide, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!wide[i])
-            continue;
-        rune_quat mean = rune_q_normalize(rune_q(acc->qx[i], acc->qy[i], acc->qz[i], acc->qw[i]));
-        rune_quat r = rune_q_slerp(rune_q(o->qx[i], o->qy[i], o->qz[i], o->qw[i]), mean, rune_clamp01(acc->c[i]));
-        o->qx[i] = r.x, o->qy[i] = r.y, o->qz[i] = r.z, o->qw[i] = r.w;
-    }
-}
-
-static void store_lanes(const mix_lanes *o, size_t first, size_t n, rune_pose *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        out->t[first + i] = rune_v3(o->x[i], o->y[i], o->z[i]);
-        out->r[first + i] = rune_q(o->qx[i], o->qy[i], o->qz[i], o->qw[i]);
-        out->coverage[first + i] = o->c[i];
-    }
-}
 
 /* Stable insertion sort of contribution indexes by rank: lists are short. */
 static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *order)
@@ -142,28 +95,28 @@ static void accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, 
 
 void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
 {
-    mix_kernels k = kernels_for(rune_simd_resolve(level));
+    mix_kernels k = rune__mix_kernels(level);
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes acc, mean;
         accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
         k.mean(&acc, &mean, lanes);
-        store_lanes(&mean, first, n, out);
+        rune__mix_store_lanes(&mean, first, n, out);
     }
 }
 
 void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out)
 {
-    mix_kernels k = kernels_for(rune_simd_resolve(level));
+    mix_kernels k = rune__mix_kernels(level);
     sort_by_rank(cs, count, order);
     /* joint chunks outermost: a chunk's sums, samples and result stay in L1
      * from the first contribution to the store */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
-        mix_lanes o, acc;
+        mix_lanes o, acc, mean;
         float wide[RUNE_SAMPLE_CHUNK];
         identity_lanes(&o, lanes);
         for (size_t lo = 0; lo < count;) {
@@ -171,10 +124,11 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
             accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
-            if (k.overlay(&acc, &o, wide, lanes))
-                overlay_wide(&acc, &o, wide, lanes);
+            k.mean(&acc, &mean, lanes);
+            if (k.overlay(&mean, &o, wide, lanes))
+                rune__mix_overlay_wide(&mean, &o, wide, lanes);
             lo = hi;
         }
-        store_lanes(&o, first, n, out);
+        rune__mix_store_lanes(&o, first, n, out);
     }
 }

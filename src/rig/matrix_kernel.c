@@ -4,31 +4,17 @@
  * written out lane-wise in the same order, so every build and the scalar
  * helpers agree. */
 #include "matrix_kernel.h"
-
-#include <float.h>
-#include <math.h>
+#include "../math/lane_quat.h"
 
 void KERNEL(rune__local_matrices)(const local_in *restrict in, local_out *restrict out, size_t n)
 {
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = in->fqx[i], ay = in->fqy[i], az = in->fqz[i], aw = in->fqw[i];
-        float bx = in->qx[i], by = in->qy[i], bz = in->qz[i], bw = in->qw[i];
-        /* frame rotation * pose rotation (rune_q_mul), normalized with
-         * rune_q_normalize's guard: identity when about 0 or not finite.
-         * The guarded root takes x + (ok ? 0 : 1), not (ok ? x : 1), which
-         * gcc would move into a branch (see mix_kernel.c). */
-        float x = aw * bx + ax * bw + ay * bz - az * by;
-        float y = aw * by - ax * bz + ay * bw + az * bx;
-        float z = aw * bz + ax * by - ay * bx + az * bw;
-        float w = aw * bw - ax * bx - ay * by - az * bz;
-        float n2 = x * x + y * y + z * z + w * w;
-        n2 = n2 <= FLT_MAX ? n2 : 0.0f;
-        float inv = 1.0f / sqrtf(n2 + (n2 > 1e-30f ? 0.0f : 1.0f));
-        x = n2 > 1e-30f ? x * inv : 0.0f;
-        y = n2 > 1e-30f ? y * inv : 0.0f;
-        z = n2 > 1e-30f ? z * inv : 0.0f;
-        w = n2 > 1e-30f ? w * inv : 1.0f;
+        /* frame rotation * pose rotation, normalized */
+        rune_quat q = lane_q_normalize(
+            rune_q_mul(rune_q(ax, ay, az, aw), rune_q(in->qx[i], in->qy[i], in->qz[i], in->qw[i])));
+        float x = q.x, y = q.y, z = q.z, w = q.w;
         /* frame translation + frame rotation applied to the pose's
          * translation (rune_q_rotate: v + 2w (u x v) + 2 u x (u x v)) */
         float vx = in->tx[i], vy = in->ty[i], vz = in->tz[i];

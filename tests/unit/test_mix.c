@@ -394,6 +394,76 @@ static void test_compose_levels_match_reference(void **state)
     rune_pose_release(&ref);
 }
 
+/* One graph layer joint by joint, written plainly (the spec's rules for
+ * override and additive layers). */
+static void reference_layer(rune_pose *out, const rune_pose *p, const rune_pose *ref, const float *mask, float lw)
+{
+    for (size_t j = 0; j < out->count; j++) {
+        float w = rune_clamp01(lw * mask[j] * p->coverage[j]);
+        if (w <= 0.0f)
+            continue;
+        if (!ref) {
+            rune_mix_overlay_joint(out, j, p->t[j], p->r[j], w);
+            continue;
+        }
+        rune_quat dq = rune_q_normalize(rune_q_mul(rune_q_conjugate(ref->r[j]), p->r[j]));
+        out->t[j] = rune_v3_add(out->t[j], rune_v3_scale(rune_v3_sub(p->t[j], ref->t[j]), w));
+        out->r[j] = rune_q_normalize(rune_q_mul(out->r[j], rune_q_slerp(rune_q_identity(), dq, w)));
+        out->coverage[j] += w * (1.0f - out->coverage[j]);
+    }
+}
+
+/* Override and additive layers over 70 joints with a mask (0, 1 and
+ * between), partial coverage and rotations anywhere (so some deltas take
+ * the exact slerp): every kernel level gives the same pose, the
+ * reference's. */
+static void test_layers_levels_match_reference(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70 };
+    uint32_t seed = 3;
+    rune_pose base, layer, ref, out[3], expect;
+    rune_pose *all[] = {&base, &layer, &ref};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(rune_pose_init(all[k], JOINTS, NULL, NULL), RUNE_OK);
+        for (size_t j = 0; j < JOINTS; j++) {
+            all[k]->t[j] = rune_v3(test_random(&seed), test_random(&seed), test_random(&seed));
+            all[k]->r[j] = random_rotation(&seed);
+            float c = test_random(&seed);
+            all[k]->coverage[j] = c < -0.5f ? 0.0f : (c > 0.5f ? 1.0f : 0.5f + 0.5f * c);
+        }
+    }
+    float mask[JOINTS];
+    for (size_t j = 0; j < JOINTS; j++)
+        mask[j] = j % 4 == 0 ? 0.0f : (j % 4 == 1 ? 1.0f : 0.5f + 0.4f * test_random(&seed));
+    const rune_simd_level levels[3] = {RUNE_SIMD_SCALAR, RUNE_SIMD_SSE2, RUNE_SIMD_AVX2};
+    float levels_apart = 0.0f, from_ref = 0.0f;
+    for (int additive = 0; additive < 2; additive++) {
+        const rune_pose *r = additive ? &ref : NULL;
+        assert_int_equal(rune_pose_init(&expect, JOINTS, NULL, NULL), RUNE_OK);
+        rune_pose_copy(&expect, &base);
+        reference_layer(&expect, &layer, r, mask, 0.8f);
+        for (int l = 0; l < 3; l++) {
+            assert_int_equal(rune_pose_init(&out[l], JOINTS, NULL, NULL), RUNE_OK);
+            rune_pose_copy(&out[l], &base);
+            rune_mix_layer(&out[l], &layer, r, mask, 0.8f, levels[l]);
+        }
+        levels_apart = fmaxf(levels_apart, fmaxf(pose_difference(&out[0], &out[1]), pose_difference(&out[0], &out[2])));
+        from_ref = fmaxf(from_ref, pose_difference(&out[0], &expect));
+        assert_true(pose_difference(&out[0], &base) > 0.1f); /* the layer did something */
+        /* a masked-out joint is left exactly as it was */
+        assert_memory_equal(&out[0].r[4], &base.r[4], sizeof base.r[4]);
+        for (int l = 0; l < 3; l++)
+            rune_pose_release(&out[l]);
+        rune_pose_release(&expect);
+    }
+    print_message("layers: levels differ by %.3g, reference by %.3g\n", levels_apart, from_ref);
+    assert_true(levels_apart <= 1e-6f);
+    assert_true(from_ref <= 1e-6f);
+    for (int k = 0; k < 3; k++)
+        rune_pose_release(all[k]);
+}
+
 /* A 24-joint chain, three clips: one on every joint, one on half the joints
  * with mask weights, one of another priority on a few joints with eased
  * keys; random rotations. The animator (samplers, kernels) against exact
@@ -496,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_per_frame),
         cmocka_unit_test(test_batch_deterministic),
         cmocka_unit_test(test_compose_levels_match_reference),
+        cmocka_unit_test(test_layers_levels_match_reference),
         cmocka_unit_test(test_animator_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,7 +123,7 @@ typedef struct rune_key_sample {
  * mask weight lerp by the eased value and rotation slerps. */
 void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
-/** Instruction sets of the vectorized kernels (sampling and mixing). */
+/** Instruction sets of the vectorized kernels (sampling, mixing, matrices). */
 typedef enum rune_simd_level {
     RUNE_SIMD_AUTO = 0, /**< the best this CPU supports */
     RUNE_SIMD_SCALAR,
@@ -140,10 +140,11 @@ rune_simd_level rune_simd_resolve(rune_simd_level level);
 const char *rune_simd_name(rune_simd_level level);
 
 /** Per-play sampling state of one clip: for every lane (a track, or a rig
- * joint, see rune_sample_cache_create_lanes) the key interval the last
- * sample fell in, plus the time window in which all those intervals still
- * hold. A sample inside the window touches no cursor; outside it, cursors
- * move forward a few keys, and a binary search happens only after a seek.
+ * joint, see rune_sample_cache_create_lanes) the key whose segment (the way
+ * to the next key) the last sample fell in, plus the time window in which
+ * all those segments still hold. A sample inside the window touches no
+ * cursor; outside it, cursors step a few keys forward (or back, playing
+ * backwards), and a binary search happens only after a seek.
  * Key values are read from the clip itself, so a play costs one key index
  * per lane. A vectorized kernel interpolates all lanes at once; results
  * equal rune_clip_sample_track within 1e-6. Create it when playback starts:

@@ -180,6 +180,14 @@ typedef struct rune_sample_chunk {
     float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK], coverage[RUNE_SAMPLE_CHUNK];
 } rune_sample_chunk;
 
+/** Writes one key sample into lane i of a chunk. */
+static inline void rune_sample_chunk_set(rune_sample_chunk *chunk, size_t i, const rune_key_sample *s)
+{
+    chunk->x[i] = s->t.x, chunk->y[i] = s->t.y, chunk->z[i] = s->t.z;
+    chunk->qx[i] = s->r.x, chunk->qy[i] = s->r.y, chunk->qz[i] = s->r.z, chunk->qw[i] = s->r.w;
+    chunk->weight[i] = s->weight, chunk->mask[i] = s->mask_weight, chunk->coverage[i] = s->coverage;
+}
+
 /** Samples lanes [first, first + count) at t (clip time, as
  * rune_clip_sample_track) into `out` (entry i is lane first + i).
  * `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise nothing is

@@ -234,8 +234,6 @@ void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_
             continue;
         rune_key_sample s;
         rune_clip_sample_track(c->clip, (size_t)track_of(c, first + i), t, &s);
-        o->x[i] = s.t.x, o->y[i] = s.t.y, o->z[i] = s.t.z;
-        o->qx[i] = s.r.x, o->qy[i] = s.r.y, o->qz[i] = s.r.z, o->qw[i] = s.r.w;
-        o->weight[i] = s.weight, o->mask[i] = s.mask_weight, o->coverage[i] = s.coverage;
+        rune_sample_chunk_set(o, i, &s);
     }
 }

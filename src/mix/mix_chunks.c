@@ -36,7 +36,12 @@ size_t rune__mix_load_pose(const rune_pose *pose, size_t first, size_t n, float 
 void rune__mix_load_lanes(const rune_pose *pose, size_t first, size_t n, size_t lanes, mix_lanes *o)
 {
     float *const lane[8] = {o->x, o->y, o->z, o->qx, o->qy, o->qz, o->qw, o->c};
-    for (size_t i = rune__mix_load_pose(pose, first, n, lane); i < lanes; i++) {
+    rune__mix_identity_lanes(o, rune__mix_load_pose(pose, first, n, lane), lanes);
+}
+
+void rune__mix_identity_lanes(mix_lanes *o, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
         o->x[i] = o->y[i] = o->z[i] = 0.0f;
         o->qx[i] = o->qy[i] = o->qz[i] = 0.0f;
         o->qw[i] = 1.0f;

@@ -24,6 +24,8 @@ size_t rune__mix_load_pose(const rune_pose *pose, size_t first, size_t n, float 
 /* The same into a mix_lanes, lanes past the pose up to `lanes` getting
  * identity with coverage 0. */
 void rune__mix_load_lanes(const rune_pose *pose, size_t first, size_t n, size_t lanes, mix_lanes *o);
+/* Lanes [from, to) of `o` set to identity with coverage 0. */
+void rune__mix_identity_lanes(mix_lanes *o, size_t from, size_t to);
 /* Lanes [0, n) back into joints [first, first + n) of `out`. */
 void rune__mix_store_lanes(const mix_lanes *o, size_t first, size_t n, rune_pose *out);
 

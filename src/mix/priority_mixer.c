@@ -30,14 +30,6 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-/* Lane i of a chunk: identity with coverage 0 (unkeyed storage default). */
-static void clear_lane(rune_sample_chunk *s, size_t i)
-{
-    s->x[i] = s->y[i] = s->z[i] = 0.0f;
-    s->qx[i] = s->qy[i] = s->qz[i] = 0.0f;
-    s->qw[i] = 1.0f;
-    s->weight[i] = s->mask[i] = s->coverage[i] = 0.0f;
-}
 
 /* A contribution's joints [first, first + n) as a chunk; lanes up to
  * `lanes` (the padded count) past what it covers get coverage 0. */
@@ -52,15 +44,9 @@ static void contribution_chunk(const rune_contribution *c, size_t first, size_t 
         const rune_track *tr = c->track;
         got = rune_binding_sample_chunk(tr->binding, tr->cache, tr->time, first, n, s);
     }
+    static const rune_key_sample unkeyed = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0}; /* the storage default */
     for (size_t i = got; i < lanes; i++)
-        clear_lane(s, i);
-}
-
-static void identity_lanes(mix_lanes *o, size_t lanes)
-{
-    memset(o, 0, sizeof *o);
-    for (size_t i = 0; i < lanes; i++)
-        o->qw[i] = 1.0f;
+        rune_sample_chunk_set(s, i, &unkeyed);
 }
 
 
@@ -118,7 +104,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         size_t lanes = kernel_lanes(n);
         mix_lanes o, acc, mean;
         float wide[RUNE_SAMPLE_CHUNK];
-        identity_lanes(&o, lanes);
+        rune__mix_identity_lanes(&o, 0, lanes);
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))

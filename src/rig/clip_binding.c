@@ -146,9 +146,7 @@ size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache
         rune_key_sample s = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0};
         if (k >= 0)
             rune_clip_sample_track(b->clip, (size_t)k, t, &s);
-        out->x[i] = s.t.x, out->y[i] = s.t.y, out->z[i] = s.t.z;
-        out->qx[i] = s.r.x, out->qy[i] = s.r.y, out->qz[i] = s.r.z, out->qw[i] = s.r.w;
-        out->weight[i] = s.weight, out->mask[i] = s.mask_weight, out->coverage[i] = s.coverage;
+        rune_sample_chunk_set(out, i, &s);
     }
     return count;
 }

@@ -43,17 +43,24 @@ void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_si
 
 /** Composes one graph layer onto `out`, joint by joint with weight
  * w = clamp(layer_weight * mask[j] * layer->coverage[j], 0, 1) (mask NULL:
- * 1 for every joint). An override layer (`ref` NULL) overlays the layer's
- * pose by w as rune_mix_overlay_joint does. An additive layer adds its
- * weighted delta from `ref` in the joint's local frame:
- * t += w (t_layer - t_ref), r = r * slerp(identity, r_ref^-1 r_layer, w),
- * coverage c + w (1 - c). Runs over chunks of joints with the kernels of
- * `level`, like composition. */
+ * 1 for every joint). `out` is a graph's pose in straight form: its
+ * transforms are what its layers show where they cover, its coverage how
+ * much they cover, so the priority mixer overlays it by that coverage once.
+ * An override layer (`ref` NULL) raises the coverage to c' = c + w (1 - c)
+ * and moves the transform toward the layer's by w / c' (translation lerp,
+ * rotation slerp): on a joint nothing covered yet it takes the layer's
+ * transform as it is. An additive layer adds its weighted delta from `ref`
+ * in the joint's local frame: t += w (t_layer - t_ref),
+ * r = r * slerp(identity, r_ref^-1 r_layer, w), coverage c + w (1 - c).
+ * Runs over chunks of joints with the kernels of `level`, like
+ * composition. */
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level);
 
-/** Overlays one weighted mean onto a pose joint: the shared step of
- * composition (used by graph layers too). */
+/** Overlays one weighted mean onto a pose joint, the step of composition
+ * for one rank: nothing at coverage 0, a copy at 1, otherwise translation
+ * lerp, rotation slerp, coverage c + coverage (1 - c). For per-joint
+ * callers; rune_mix_compose runs the same rule over chunks. */
 void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t, rune_quat r, float coverage);
 
 typedef enum rune_control_mode {

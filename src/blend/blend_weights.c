@@ -59,10 +59,24 @@ static float signed_angle(rune_vec2 a, rune_vec2 b)
     return atan2f(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
 }
 
+/* Pairs whose directions are this close to opposite have no meaningful
+ * sign of rotation between them: their angles are taken unsigned. */
+#define NEAR_OPPOSITE (0.99f * 3.14159265f)
+/* The angle weight of bands between two moving samples (the spec's 2). */
+#define ANGLE_WEIGHT 2.0f
+
 /* The band coordinates of the pair (i, j) and of the input relative to i.
- * Cartesian: plain differences. Directional: (relative speed, 2 x signed
- * angle), speeds relative to the pair's mean magnitude. Returns false when
- * the pair does not define a band (coincident samples). */
+ * Cartesian: plain differences. Directional (after Johansen's gradient
+ * bands in polar space): speeds relative to the pair's mean magnitude, and
+ * angles. Between two moving samples the angle is 2 x the signed angle
+ * from p_i (to p_j, to p). A band with a sample at the origin (an idle)
+ * has no direction of its own, so it is measured along the input's
+ * angular distance theta from the moving sample s, weight 1: idle -> s is
+ * (speed, theta) against the input's (speed, 0), and s -> idle is
+ * (speed, theta) against (speed, theta). The idle thus constrains speed
+ * toward the samples the input heads for, and hardly at all toward samples
+ * in other directions. Returns false when the pair does not define a band
+ * (coincident samples). */
 static bool band(rune_vec2 pi, rune_vec2 pj, rune_vec2 p, rune_blend2d_mode mode, rune_vec2 *ij, rune_vec2 *ip)
 {
     if (mode == RUNE_BLEND2D_CARTESIAN) {
@@ -75,9 +89,19 @@ static bool band(rune_vec2 pi, rune_vec2 pj, rune_vec2 p, rune_blend2d_mode mode
     if (mean < SAME_POS_EPS)
         return false;
     ij->x = (mj - mi) / mean;
-    ij->y = 2.0f * signed_angle(pi, pj);
     ip->x = (mp - mi) / mean;
-    ip->y = 2.0f * signed_angle(pi, p);
+    if (mi < SAME_POS_EPS) { /* i is the idle */
+        ij->y = fabsf(signed_angle(p, pj));
+        ip->y = 0.0f;
+    } else if (mj < SAME_POS_EPS) { /* j is the idle */
+        ij->y = ip->y = fabsf(signed_angle(p, pi));
+    } else {
+        float a_ij = signed_angle(pi, pj), a_ip = signed_angle(pi, p);
+        if (fabsf(a_ij) >= NEAR_OPPOSITE)
+            a_ij = fabsf(a_ij), a_ip = fabsf(a_ip);
+        ij->y = ANGLE_WEIGHT * a_ij;
+        ip->y = ANGLE_WEIGHT * a_ip;
+    }
     return len2(*ij) > SAME_POS_EPS * SAME_POS_EPS;
 }
 

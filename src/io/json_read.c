@@ -212,3 +212,20 @@ rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err
     *out = (int)json_integer_value(v);
     return RUNE_OK;
 }
+
+rune_status jr_param_value(json_t *obj, const char *key, const char *path, bool required, bool is_bool, float def,
+                           float *out, rune_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (json_is_boolean(v)) {
+        *out = json_is_true(v) ? 1.0f : 0.0f;
+        return RUNE_OK;
+    }
+    rune_status st = jr_float(obj, key, path, required, def, out, err);
+    if (!st && v && is_bool && *out != 0.0f && *out != 1.0f) {
+        char p[JR_PATH_MAX];
+        return rune_fail(err, RUNE_E_INVALID, "%s: %g for a bool parameter (expected true, false, 0 or 1)",
+                         jr_join(p, path, key), (double)*out);
+    }
+    return st;
+}

@@ -43,6 +43,12 @@ rune_status jr_xform(json_t *obj, const char *key, const char *path, rune_xform 
  * RUNE_PRIORITY_CORE when absent. */
 rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err);
 
+/** Reads a parameter value: true/false, or a number that fits a float;
+ * for bool parameters (`is_bool`) only true, false, 0 and 1. `def` when
+ * absent and not required. */
+rune_status jr_param_value(json_t *obj, const char *key, const char *path, bool required, bool is_bool, float def,
+                           float *out, rune_error *err);
+
 /** Writes "path.key" (or "key" when path is empty) into buf. */
 const char *jr_join(char *buf, const char *path, const char *key);
 

@@ -65,10 +65,8 @@ static rune_status load_params(gl *G, json_t *graph, const char *path)
             return rune_fail(G->err, RUNE_E_INVALID, "%s.type: unknown type \"%s\" (float, int, bool, trigger)", p, type);
         rune_param_desc *d = &G->g->declared_desc[i];
         d->type = (rune_param_type)t;
-        json_t *v = json_object_get(j, "value");
-        if (json_is_boolean(v))
-            d->initial = json_is_true(v) ? 1.0f : 0.0f;
-        else if ((st = jr_float(j, "value", p, false, 0.0f, &d->initial, G->err)))
+        if ((st = jr_param_value(j, "value", p, false, t == RUNE_PARAM_BOOL || t == RUNE_PARAM_TRIGGER, 0.0f,
+                                 &d->initial, G->err)))
             return st;
         if ((st = rune__scenario_param(G->s, G->arena, name, &G->g->declared[i], G->err)))
             return st;
@@ -169,12 +167,7 @@ static rune_status load_condition(gl *G, json_t *j, const char *p, rune_conditio
             return rune_fail(G->err, RUNE_E_INVALID, "%s: unknown operator \"%s\"", jr_join(w, p, "op"), op);
         c->op = (rune_cond_op)k;
     }
-    json_t *v = json_object_get(j, "value");
-    if (json_is_boolean(v)) {
-        c->value = json_is_true(v) ? 1.0f : 0.0f;
-        return RUNE_OK;
-    }
-    return jr_float(j, "value", p, true, 0.0f, &c->value, G->err);
+    return jr_param_value(j, "value", p, true, type == RUNE_PARAM_BOOL, 0.0f, &c->value, G->err);
 }
 
 static rune_status load_transitions(gl *G, json_t *layer, const char *path, rune_scenario_layer *l)

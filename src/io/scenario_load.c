@@ -222,7 +222,7 @@ static rune_status target_graph(loader *L, const rune_scenario *s, size_t i, con
     const rune_command *by = introduced(s, i, s->commands[i].target);
     char p[JR_PATH_MAX];
     if (!by || by->kind != RUNE_CMD_GRAPH)
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier graph command starts instance \"%s\"",
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: no graph command before it (by frame, then document order) starts instance \"%s\"",
                          jr_join(p, path, key), s->commands[i].target);
     *out = &s->graphs[by->graph];
     return RUNE_OK;
@@ -277,12 +277,7 @@ static rune_status load_graph_command(loader *L, json_t *c, const char *path, ru
         if (type == RUNE_PARAM_TRIGGER)
             return rune_fail(L->err, RUNE_E_INVALID, "%s: \"%s\" is a trigger: use a trigger command",
                              jr_join(p, path, "param"), d->param);
-        json_t *v = json_object_get(c, "value");
-        if (json_is_boolean(v)) {
-            d->value = json_is_true(v) ? 1.0f : 0.0f;
-            return RUNE_OK;
-        }
-        return jr_float(c, "value", path, true, 0.0f, &d->value, L->err);
+        return jr_param_value(c, "value", path, true, type == RUNE_PARAM_BOOL, 0.0f, &d->value, L->err);
     }
     case RUNE_CMD_TRAVEL:
     case RUNE_CMD_FADE_LAYER: {
@@ -368,16 +363,16 @@ static rune_status load_control(loader *L, json_t *c, const char *path, rune_com
     return RUNE_OK;
 }
 
-static rune_status load_command(loader *L, json_t *c, const char *path, rune_scenario *s, size_t i)
+/* The frame and the action of command `index` (the first pass). */
+static rune_status load_command_head(loader *L, json_t *c, const char *path, size_t index, rune_command *d)
 {
-    rune_command *d = &s->commands[i];
     rune_status st;
     long long frame;
     if ((st = jr_object(c, path, L->err)) ||
         (st = jr_int(c, "frame", path, true, 0, 0, RUNE_SCENARIO_MAX_FRAMES, &frame, L->err)))
         return st;
     d->frame = (int)frame;
-    d->index = i;
+    d->index = index;
     size_t found = ACTION_COUNT;
     for (size_t k = 0; k < ACTION_COUNT; k++)
         if (json_object_get(c, action_keys[k])) {
@@ -388,10 +383,20 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         }
     if (found == ACTION_COUNT)
         return rune_fail(L->err, RUNE_E_INVALID,
-                         "%s: no action (expected play, adjust, stop, control, graph, set, trigger or travel)", path);
+                         "%s: no action (expected play, adjust, stop, control, graph, set, trigger, travel or "
+                         "fade_layer)", path);
     d->kind = (rune_command_kind)found;
-    if ((st = jr_string(c, action_keys[found], path, true, NULL, L->arena, &d->target, L->err)))
-        return st;
+    return jr_string(c, action_keys[found], path, true, NULL, L->arena, &d->target, L->err);
+}
+
+/* The rest of the command at position i of the frame-ordered list: names
+ * it refers to resolve against the commands before it in that order, the
+ * order they run in. */
+static rune_status load_command(loader *L, json_t *c, const char *path, rune_scenario *s, size_t i)
+{
+    rune_command *d = &s->commands[i];
+    rune_status st;
+    size_t found = (size_t)d->kind;
     char p[JR_PATH_MAX];
     switch (d->kind) {
     case RUNE_CMD_PLAY:
@@ -400,7 +405,7 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
     case RUNE_CMD_STOP: {
         const rune_command *by = introduced(s, i, d->target);
         if (!by)
-            return rune_fail(L->err, RUNE_E_INVALID, "%s: no earlier play or graph command starts \"%s\"",
+            return rune_fail(L->err, RUNE_E_INVALID, "%s: no play or graph command before it (by frame, then document order) starts \"%s\"",
                              jr_join(p, path, action_keys[found]), d->target);
         d->on_graph = by->kind == RUNE_CMD_GRAPH;
         d->has_weight = json_object_get(c, "weight") != NULL;
@@ -454,13 +459,21 @@ static rune_status load_commands(loader *L, json_t *root, rune_scenario *s)
     s->commands = rune__arena_array(L->arena, s->command_count, sizeof *s->commands);
     if (!s->commands)
         return nomem(L);
+    char path[JR_PATH_MAX];
     for (size_t i = 0; i < s->command_count; i++) {
-        char path[JR_PATH_MAX];
         snprintf(path, sizeof path, "commands[%zu]", i);
-        if ((st = load_command(L, json_array_get(cmds, i), path, s, i)))
+        if ((st = load_command_head(L, json_array_get(cmds, i), path, i, &s->commands[i])))
             return st;
     }
+    /* commands run by frame, in document order within one; what each one
+     * names must have been started before it in that order */
     qsort(s->commands, s->command_count, sizeof *s->commands, cmp_command);
+    for (size_t i = 0; i < s->command_count; i++) {
+        size_t index = s->commands[i].index;
+        snprintf(path, sizeof path, "commands[%zu]", index);
+        if ((st = load_command(L, json_array_get(cmds, index), path, s, i)))
+            return st;
+    }
     return RUNE_OK;
 }
 

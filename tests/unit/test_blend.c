@@ -86,27 +86,34 @@ static void test_2d_cartesian(void **state)
 }
 
 /* Idle at the origin, walks at 0 deg (forward, +y), 90 deg (right, +x),
- * 180 deg (back), -90 deg (left). Directional bands use
- * (relative speed, 2 x signed angle). */
+ * 180 deg (back), -90 deg (left). Directional bands (docs/semantics.md):
+ * between two walks (relative speed, 2 x signed angle); between the idle
+ * and a walk s, (relative speed, angle of the input from s). Speeds are
+ * relative to the pair's mean magnitude m. */
 static const rune_vec2 compass[] = {{0, 0}, {0, 1}, {1, 0}, {0, -1}, {-1, 0}};
 
 static void test_2d_directional(void **state)
 {
     (void)state;
     float w[5];
-    /* p at 45 deg, speed 1:
-     * idle: vs any walk, radial (2, 0) . (2, 0) / 4 = 1 -> 0
-     * forward: vs idle (-2,0).(0, -pi/2) = 0 -> 1; vs right (0,-pi).(0,-pi/2)
-     *   = pi^2/2 over pi^2 -> .5; vs left/back larger -> .5
-     * right: .5 by symmetry; back: vs right (0, pi).(0, 3pi/2) -> 1 - 1.5 < 0;
-     * left likewise 0. Normalized: forward .5, right .5. */
+    /* p at 45 deg, speed 1 (m = .5 for idle pairs, 1 between walks):
+     * idle: vs forward (2, pi/4).(2, 0) = 4 over 4 + pi^2/16 -> .133610;
+     *   vs right the same; vs back/left (2, 3pi/4) -> .581225: .133610
+     * forward: vs idle (-2, pi/4).(0, pi/4) -> 1 - .133610 = .866390;
+     *   vs right (0, -pi).(0, -pi/2) = pi^2/2 over pi^2 -> .5;
+     *   vs back (opposite: unsigned) (0, 2pi).(0, pi/2) -> .75;
+     *   vs left (0, pi).(0, -pi/2) -> 1.5: .5
+     * right: .5 by symmetry; back: vs right (0, pi).(0, 3pi/2) -> -.5: 0;
+     * left likewise 0. Sum 1.133610: idle .117863, forward/right .441069 */
     rune_blend2d_weights(compass, 5, (rune_vec2){0.70710678f, 0.70710678f}, RUNE_BLEND2D_DIRECTIONAL, w);
-    expect_weights(w, (float[]){0, 0.5f, 0.5f, 0, 0}, 5);
+    expect_weights(w, (float[]){0.117863f, 0.441069f, 0.441069f, 0, 0}, 5);
+    /* halfway in angle between two equal-speed walks: an even split */
+    assert_true(fabsf(w[1] - w[2]) < 1e-6f);
     /* p = (0, .5), half speed forward:
-     * idle: vs walks (2,0).(1,0)/4 -> .5
-     * forward: vs idle (-2,0).(-1,0)/4 -> .5; vs others angle-only bands, dot 0 -> 1
+     * idle: vs forward (2, 0).(1, 0)/4 -> .5; vs right (2, pi/2) -> 1 - 2/(4 + pi^2/4) > .5
+     * forward: vs idle (-2, 0).(-1, 0)/4 -> .5; vs right (0, -pi).(-.5, 0) = 0 -> 1
      * right: vs forward (0, pi).(-.5, pi)/pi^2 = 1 -> 0; left, back 0
-     * -> idle .5, forward .5 (the idle sample constrains speed only) */
+     * -> idle .5, forward .5 (the idle sample constrains speed) */
     rune_blend2d_weights(compass, 5, (rune_vec2){0.0f, 0.5f}, RUNE_BLEND2D_DIRECTIONAL, w);
     expect_weights(w, (float[]){0.5f, 0.5f, 0, 0, 0}, 5);
     /* Cartesian mode on the same layout differs: at 45 deg the idle sample
@@ -114,6 +121,30 @@ static void test_2d_directional(void **state)
     float c[5];
     rune_blend2d_weights(compass, 5, (rune_vec2){0.70710678f, 0.70710678f}, RUNE_BLEND2D_CARTESIAN, c);
     assert_true(fabsf(c[0] - w[0]) > 1e-3f || fabsf(c[1] - 0.5f) > 1e-3f);
+}
+
+/* A slow sample in one direction must not cut off the idle in the others:
+ * idle (0,0), run forward (0,3), walk back (0,-1), input (0,1).
+ * idle: vs forward (m 1.5) (2, 0).(2/3, 0)/4 -> 2/3; vs back (m .5)
+ *   (2, pi).(2, 0) -> 1 - 4/(4 + pi^2) = .711600: 2/3
+ * forward: vs idle (-2, 0).(-4/3, 0)/4 -> 1/3; vs back (m 2, opposite)
+ *   (-1, 2pi).(-1, 0) -> 1 - 1/(1 + 4pi^2) = .975296: 1/3
+ * back: vs idle (-2, pi).(0, pi) -> 4/(4 + pi^2) = .288400; vs forward
+ *   (1, 2pi).(0, 2pi) -> 1/(1 + 4pi^2) = .024704: .024704
+ * Sum 1.024704: idle .650596, forward .325298, back .024108. */
+static void test_2d_directional_idle_not_cut_off(void **state)
+{
+    (void)state;
+    const rune_vec2 layout[] = {{0, 0}, {0, 3}, {0, -1}};
+    float w[3];
+    rune_blend2d_weights(layout, 3, (rune_vec2){0.0f, 1.0f}, RUNE_BLEND2D_DIRECTIONAL, w);
+    expect_weights(w, (float[]){0.650596f, 0.325298f, 0.024108f}, 3);
+    /* weights sum to 1; exact positions select their sample */
+    near(w[0] + w[1] + w[2], 1.0f, 1e-6f);
+    rune_blend2d_weights(layout, 3, (rune_vec2){0.0f, -1.0f}, RUNE_BLEND2D_DIRECTIONAL, w);
+    expect_weights(w, (float[]){0, 0, 1}, 3);
+    rune_blend2d_weights(layout, 3, (rune_vec2){0.0f, 0.0f}, RUNE_BLEND2D_DIRECTIONAL, w);
+    expect_weights(w, (float[]){1, 0, 0}, 3);
 }
 
 static void test_2d_nonfinite_input(void **state)
@@ -289,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_1d),
         cmocka_unit_test(test_2d_cartesian),
         cmocka_unit_test(test_2d_directional),
+        cmocka_unit_test(test_2d_directional_idle_not_cut_off),
         cmocka_unit_test(test_2d_nonfinite_input),
         cmocka_unit_test(test_nested_speeds),
         cmocka_unit_test(test_cycle_duration_and_phase),

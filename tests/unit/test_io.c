@@ -56,7 +56,25 @@ static void test_error_classes(void **state)
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"play\": \"nope\"}]}",
                  "commands[0].play: unknown clip or motion \"nope\"");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0, \"stop\": \"w\"}]}",
-                 "commands[0].stop: no earlier play or graph command starts \"w\"");
+                 "commands[0].stop: no play or graph command before it (by frame, then document order) starts \"w\"");
+    /* names resolve in the order commands run (frame, then document):
+     * a set at frame 0 on an instance that a graph command starts at frame
+     * 2, listed earlier in the document, would never act */
+    expect_error("{" RIG ", \"graphs\": [{\"id\": \"g\", \"params\": [{\"name\": \"p\"}], \"layers\": [{\"states\": [{\"name\": \"S\", \"motion\": \"c\"}]}]}], \"clips\": [{\"id\": \"c\"}], "
+                 "\"commands\": [{\"frame\": 2, \"graph\": \"g\", \"instance\": \"i\"}, "
+                 "{\"frame\": 0, \"set\": \"i\", \"param\": \"p\", \"value\": 1}]}",
+                 "commands[1].set: no graph command before it (by frame, then document order) starts instance \"i\"");
+    expect_error("{" RIG ", \"clips\": [{\"id\": \"c\"}], \"commands\": [{\"frame\": 3, \"play\": \"c\"}, "
+                 "{\"frame\": 1, \"adjust\": \"c\", \"weight\": 0.5}]}",
+                 "commands[1].adjust: no play or graph command before it");
+    /* bool parameters take true, false, 0 or 1 only */
+    expect_error("{" RIG ", \"graphs\": [{\"id\": \"g\", \"params\": [{\"name\": \"b\", \"type\": \"bool\"}], "
+                 "\"layers\": [{\"states\": [{\"name\": \"S\", \"motion\": \"c\"}]}]}], \"clips\": [{\"id\": \"c\"}], \"commands\": [{\"frame\": 0, \"graph\": \"g\"}, "
+                 "{\"frame\": 0, \"set\": \"g\", \"param\": \"b\", \"value\": 5}]}",
+                 "commands[1].value: 5 for a bool parameter");
+    expect_error("{" RIG ", \"graphs\": [{\"id\": \"g\", \"params\": [{\"name\": \"b\", \"type\": \"bool\", "
+                 "\"value\": 2}], \"layers\": [{\"states\": [{\"name\": \"S\", \"motion\": \"c\"}]}]}], \"clips\": [{\"id\": \"c\"}]}",
+                 "graphs[0].params[0].value: 2 for a bool parameter");
     expect_error("{" RIG ", \"commands\": [{\"frame\": 0}]}", "commands[0]: no action");
     expect_error("{" RIG ", \"commands\": [{\"frame\": -1, \"stop\": \"w\"}]}", "commands[0].frame");
     expect_error("{" RIG ", \"clips\": [{\"id\": \"c\"}, {\"id\": \"c\"}]}", "clips[1].id: \"c\" is already");

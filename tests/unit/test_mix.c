@@ -395,7 +395,10 @@ static void test_compose_levels_match_reference(void **state)
 }
 
 /* One graph layer joint by joint, written plainly (the spec's rules for
- * override and additive layers). */
+ * override and additive layers). An override layer's weight w joins the
+ * coverage below, c' = c + w (1 - c), and the transform moves toward the
+ * layer's by its part of that coverage, w / c': the graph's pose stays
+ * straight (docs/semantics.md), for the mixer to overlay by c' once. */
 static void reference_layer(rune_pose *out, const rune_pose *p, const rune_pose *ref, const float *mask, float lw)
 {
     for (size_t j = 0; j < out->count; j++) {
@@ -403,7 +406,10 @@ static void reference_layer(rune_pose *out, const rune_pose *p, const rune_pose 
         if (w <= 0.0f)
             continue;
         if (!ref) {
-            rune_mix_overlay_joint(out, j, p->t[j], p->r[j], w);
+            float c = out->coverage[j] + w * (1.0f - out->coverage[j]);
+            out->t[j] = rune_v3_lerp(out->t[j], p->t[j], w / c);
+            out->r[j] = rune_q_slerp(out->r[j], p->r[j], w / c);
+            out->coverage[j] = c;
             continue;
         }
         rune_quat dq = rune_q_normalize(rune_q_mul(rune_q_conjugate(ref->r[j]), p->r[j]));

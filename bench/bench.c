@@ -97,7 +97,8 @@ static void mix_ref(void *p)
     bench_ref_sample_mix(c->in, c->n, c->scratch, &c->out);
 }
 
-static int mix_setup(mix_ctx *c, const rune_rig *rig, rune_binding *const *bindings, size_t n, rune_simd_level level)
+static int mix_setup(mix_ctx *c, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
+                     rune_simd_level level)
 {
     memset(c, 0, sizeof *c);
     c->n = n;
@@ -106,7 +107,7 @@ static int mix_setup(mix_ctx *c, const rune_rig *rig, rune_binding *const *bindi
     rune_animator_set_simd(c->anim, level);
     for (size_t i = 0; i < n; i++) {
         float w = 1.0f / (float)(i + 1);
-        rune_play_params pp = {0.0f, w, 1.0f, 0.1f * (float)i};
+        rune_play_params pp = {.fade = 0.0f, .weight = w, .speed = 1.0f, .time = 0.1f * (float)i};
         if (rune_animator_play(c->anim, bindings[i], &pp, NULL, NULL) ||
             rune_pose_init(&c->scratch[i], rune_rig_joint_count(rig), NULL, NULL))
             return 1;
@@ -156,14 +157,14 @@ static void matrices_run(void *p)
 /* (e) crowds */
 typedef struct crowd_ctx {
     rune_batch *batch;
-    rune_animator **anims;
+    rune_character **chars;
     size_t count;
 } crowd_ctx;
 
 static void crowd_run(void *p)
 {
     crowd_ctx *c = p;
-    rune_batch_run(c->batch, c->anims, c->count, DT);
+    rune_batch_run(c->batch, c->chars, c->count, DT);
 }
 
 static void row(const char *what, size_t joints, double fast, double ref)
@@ -190,7 +191,7 @@ static int bench_sampling(const char *label, const rune_binding *b, size_t joint
     return 0;
 }
 
-static int bench_mix(const char *label, const rune_rig *rig, rune_binding *const *bindings, size_t n,
+static int bench_mix(const char *label, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
                      rune_simd_level level, double min_s, double *ratio)
 {
     mix_ctx c;
@@ -223,12 +224,14 @@ static int bench_blend(const bench_scene *s, double min_s)
     int rc = rune_motion_create(&node, 1, 2, s->clip_count, NULL, &m2d, NULL) ||
              rune_motion_create(&add_n, 1, 2, s->clip_count, NULL, &madd, NULL);
     if (!rc) {
-        rune_state_desc st0 = {m2d, 1, -1}, st1 = {madd, 1, -1};
-        rune_layer_desc layers[2] = {{RUNE_LAYER_OVERRIDE, 1, &st0, 1, 0, NULL, 0, NULL, 0},
-                                     {RUNE_LAYER_ADDITIVE, 0.5f, &st1, 1, 0, NULL, 0, NULL, 0}};
-        rune_graph_desc d = {params, 2, layers, 2};
+        rune_state_desc st0 = {.motion = m2d, .speed = 1, .sync_group = -1};
+        rune_state_desc st1 = {.motion = madd, .speed = 1, .sync_group = -1};
+        rune_layer_desc layers[2] = {
+            {.blend = RUNE_LAYER_OVERRIDE, .weight = 1, .states = &st0, .state_count = 1},
+            {.blend = RUNE_LAYER_ADDITIVE, .weight = 0.5f, .states = &st1, .state_count = 1}};
+        rune_graph_desc d = {.params = params, .param_count = 2, .layers = layers, .layer_count = 2};
         rc = rune_graph_create(&d, s->rig, NULL, &g, NULL) ||
-             rune_graph_instance_create(g, (const rune_binding *const *)s->bindings, NULL, &c.inst, NULL) ||
+             rune_graph_instance_create(g, s->bindings, NULL, &c.inst, NULL) ||
              rune_pose_init(&c.out, rune_rig_joint_count(s->rig), NULL, NULL);
     }
     if (!rc)
@@ -261,13 +264,15 @@ static void counting_free(void *user, void *p, size_t size)
 static int bench_crowd(const bench_scene *s, size_t rigs, size_t workers, double min_s)
 {
     const rune_allocator counting = {counting_alloc, counting_free, NULL};
-    crowd_ctx c = {NULL, calloc(rigs, sizeof(rune_animator *)), rigs};
-    int rc = !c.anims || rune_batch_create(workers, &counting, &c.batch, NULL);
+    crowd_ctx c = {NULL, calloc(rigs, sizeof(rune_character *)), rigs};
+    int rc = !c.chars || rune_batch_create(workers, &counting, &c.batch, NULL);
+    rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT};
     for (size_t i = 0; !rc && i < rigs; i++) {
-        rc = rune_animator_create(s->rig, 0, &counting, &c.anims[i], NULL);
+        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL);
         for (size_t k = 0; !rc && k < 3; k++) {
-            rune_play_params pp = {0.0f, 1.0f / (float)(k + 1), 1.0f, 0.013f * (float)i};
-            rc = rune_animator_play(c.anims[i], s->bindings[k], &pp, NULL, NULL);
+            rune_play_params pp = {.fade = 0.0f, .weight = 1.0f / (float)(k + 1), .speed = 1.0f,
+                                   .time = 0.013f * (float)i};
+            rc = rune_character_play_clip(c.chars[i], (uint32_t)k, &pp, NULL, NULL);
         }
     }
     if (!rc) {
@@ -280,9 +285,9 @@ static int bench_crowd(const bench_scene *s, size_t rigs, size_t workers, double
                rigs, workers, workers == 1 ? "" : "s", 1e3 * t, (double)rigs / t,
                1e9 * t / (double)(rigs * rune_rig_joint_count(s->rig)), atomic_load(&crowd_allocs) - before, frames);
     }
-    for (size_t i = 0; c.anims && i < rigs; i++)
-        rune_animator_destroy(c.anims[i]);
-    free(c.anims);
+    for (size_t i = 0; c.chars && i < rigs; i++)
+        rune_character_destroy(c.chars[i]);
+    free(c.chars);
     rune_batch_destroy(c.batch);
     return rc;
 }
@@ -336,7 +341,7 @@ int rune_bench_main(int argc, char **argv)
         if (!rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, NULL) &&
             !rune_clip_compile(&imp->clips[0], NULL, &clip, NULL) && !rune_binding_create(rig, clip, 0, NULL, &b, NULL)) {
             printf("CMU mocap %s: %zu joints, %.1f s at 120 Hz\n", bvh, imp->joint_count, rune_clip_length(clip));
-            rune_binding *three[3] = {b, b, b};
+            const rune_binding *three[3] = {b, b, b};
             rc |= bench_sampling("CMU 01_01", b, imp->joint_count, min_s);
             rc |= bench_mix("CMU 01_01", rig, three, 3, RUNE_SIMD_AUTO, min_s, NULL);
         }

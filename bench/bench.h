@@ -7,12 +7,13 @@
 /** Entry point of `rune bench [--quick]`; prints the figures; 0 on success. */
 int rune_bench_main(int argc, char **argv);
 
-/** A synthetic rig of `joints` joints (a binary tree, parents first) and
- * clips with 30 Hz keys over 2 s on every joint, different per `seed`. */
+/** A library of a synthetic rig of `joints` joints (a binary tree, parents
+ * first) and clips with 30 Hz keys over 2 s on every joint ("clip0", ...),
+ * each different. */
 typedef struct bench_scene {
-    rune_rig *rig;
-    rune_clip **clips;
-    rune_binding **bindings;
+    rune_library *lib;
+    const rune_rig *rig;
+    const rune_binding *const *bindings;
     size_t clip_count;
 } bench_scene;
 

@@ -12,17 +12,16 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
     enum { KEYS = 61 };
     rune_keyframe_desc *kf = calloc(KEYS, sizeof *kf);
     rune_key_pose_desc *poses = calloc(KEYS * joints, sizeof *poses);
-    s->clips = calloc(clips, sizeof *s->clips);
-    s->bindings = calloc(clips, sizeof *s->bindings);
     s->clip_count = clips;
-    int rc = !jd || !names || !kf || !poses || !s->clips || !s->bindings;
+    s->lib = NULL;
+    int rc = !jd || !names || !kf || !poses;
     for (size_t j = 0; !rc && j < joints; j++) {
         snprintf(names[j], sizeof names[j], "J%zu", j);
         jd[j].part = names[j];
         jd[j].parent = j ? names[(j - 1) / 2] : NULL;
         jd[j].frame = (rune_xform){{0.0f, 0.1f, 0.0f}, {0, 0, 0, 1}};
     }
-    rc = rc || rune_rig_create(jd, joints, NULL, &s->rig, NULL);
+    rc = rc || rune_library_create(jd, joints, NULL, &s->lib, NULL);
     for (size_t c = 0; !rc && c < clips; c++) {
         for (size_t k = 0; k < KEYS; k++) {
             float t = (float)k / 30.0f;
@@ -42,8 +41,11 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
         char id[16];
         snprintf(id, sizeof id, "clip%zu", c);
         rune_sequence_desc d = {id, 1, true, RUNE_PRIORITY_MOVEMENT, kf, KEYS, NULL, 0};
-        rc = rune_clip_compile(&d, NULL, &s->clips[c], NULL) ||
-             rune_binding_create(s->rig, s->clips[c], 0, NULL, &s->bindings[c], NULL);
+        rc = rune_library_add_clip(s->lib, &d, NULL, NULL);
+    }
+    if (!rc) {
+        s->rig = rune_library_rig(s->lib);
+        s->bindings = rune_library_bindings(s->lib);
     }
     free(jd);
     free(names);
@@ -52,13 +54,4 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
     return rc;
 }
 
-void bench_scene_free(bench_scene *s)
-{
-    for (size_t c = 0; s->bindings && c < s->clip_count; c++) {
-        rune_binding_destroy(s->bindings[c]);
-        rune_clip_destroy(s->clips[c]);
-    }
-    free(s->bindings);
-    free(s->clips);
-    rune_rig_destroy(s->rig);
-}
+void bench_scene_free(bench_scene *s) { rune_library_destroy(s->lib); }

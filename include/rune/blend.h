@@ -89,6 +89,12 @@ typedef struct rune_motion_player rune_motion_player;
 rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
                                       const rune_allocator *alloc, rune_motion_player **out, rune_error *err);
 void rune_motion_player_destroy(rune_motion_player *player);
+/** Puts a player back as created: progress 0, no parameters applied,
+ * every sampler's cursors forgotten. Allocates nothing (players are
+ * reused this way). */
+void rune_motion_player_reset(rune_motion_player *player);
+/** The motion a player plays. */
+const rune_motion *rune_motion_player_motion(const rune_motion_player *player);
 
 /** Recomputes every leaf's influence and speed from the parameters
  * (`params` holds rune_motion_param_count values). */

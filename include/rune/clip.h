@@ -25,6 +25,12 @@ typedef enum rune_priority {
     RUNE_PRIORITY_ACTION4
 } rune_priority;
 
+/** A rank clamped into 0 .. RUNE_PRIORITY_COUNT-1. */
+static inline int rune_priority_clamp(int priority)
+{
+    return priority < 0 ? 0 : (priority >= RUNE_PRIORITY_COUNT ? RUNE_PRIORITY_COUNT - 1 : priority);
+}
+
 /** Parses "core" .. "action4"; -1 when unknown. */
 int rune_priority_from_name(const char *name);
 const char *rune_priority_name(int priority);

@@ -62,6 +62,7 @@ typedef struct rune_state_desc {
     const rune_motion *motion; /**< what the state plays (borrowed) */
     float speed;
     int32_t sync_group;        /**< -1: none */
+    const char *name;          /**< optional (copied): for rune_graph_find_state */
 } rune_state_desc;
 
 typedef enum rune_layer_blend {
@@ -79,6 +80,7 @@ typedef struct rune_layer_desc {
     size_t transition_count;
     const rune_mask_entry *mask; /**< NULL: every joint weight 1 */
     size_t mask_count;
+    const char *name; /**< optional (copied): for rune_graph_find_layer */
 } rune_layer_desc;
 
 typedef struct rune_graph_desc {
@@ -86,6 +88,10 @@ typedef struct rune_graph_desc {
     size_t param_count;
     const rune_layer_desc *layers;
     size_t layer_count;
+    /** Optional (copied): param_count names for rune_graph_find_param; a
+     * NULL entry is a parameter the graph does not declare (one only its
+     * motions' table has), which lookups do not find. */
+    const char *const *param_names;
 } rune_graph_desc;
 
 typedef struct rune_graph rune_graph;
@@ -99,6 +105,23 @@ rune_status rune_graph_create(const rune_graph_desc *desc, const rune_rig *rig, 
 void rune_graph_destroy(rune_graph *graph);
 size_t rune_graph_layer_count(const rune_graph *graph);
 size_t rune_graph_param_count(const rune_graph *graph);
+/** Number of states of a layer (0 for a layer out of range). */
+size_t rune_graph_state_count(const rune_graph *graph, uint32_t layer);
+/** Names given at creation ("" when none was given or out of range). */
+const char *rune_graph_param_name(const rune_graph *graph, uint32_t param);
+const char *rune_graph_layer_name(const rune_graph *graph, uint32_t layer);
+const char *rune_graph_state_name(const rune_graph *graph, uint32_t layer, uint32_t state);
+/** Type of a parameter (RUNE_PARAM_FLOAT for one out of range). */
+rune_param_type rune_graph_param_type(const rune_graph *graph, uint32_t param);
+
+/** Name lookups, done once (not per frame): the index of a declared
+ * parameter, a layer, or a state of a layer. A name that is not there is
+ * an error (RUNE_E_NOT_FOUND, with the closest name as a suggestion),
+ * never a silent no-op later. */
+rune_status rune_graph_find_param(const rune_graph *graph, const char *name, uint32_t *param, rune_error *err);
+rune_status rune_graph_find_layer(const rune_graph *graph, const char *name, uint32_t *layer, rune_error *err);
+rune_status rune_graph_find_state(const rune_graph *graph, uint32_t layer, const char *name, uint32_t *state,
+                                  rune_error *err);
 
 typedef struct rune_graph_instance rune_graph_instance;
 
@@ -107,6 +130,12 @@ typedef struct rune_graph_instance rune_graph_instance;
 rune_status rune_graph_instance_create(const rune_graph *graph, const rune_binding *const *bindings,
                                        const rune_allocator *alloc, rune_graph_instance **out, rune_error *err);
 void rune_graph_instance_destroy(rune_graph_instance *inst);
+/** Puts an instance back as created: initial parameters, every layer in
+ * its initial state at progress 0 and full layer weight, no fades, no
+ * travel route. Allocates nothing (instances are reused this way). */
+void rune_graph_instance_reset(rune_graph_instance *inst);
+/** The graph an instance runs. */
+const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst);
 
 /** Sets a float/int/bool parameter (bools: 0 or 1). Triggers: use trigger. */
 void rune_graph_set_param(rune_graph_instance *inst, uint32_t param, float value);

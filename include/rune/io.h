@@ -15,6 +15,7 @@
 #include "rune/blend.h"
 #include "rune/graph.h"
 #include "rune/root.h"
+#include "rune/character.h"
 
 typedef enum rune_command_kind {
     RUNE_CMD_PLAY = 0,
@@ -136,6 +137,13 @@ rune_status rune_scenario_load_file(const char *path, const rune_allocator *allo
 rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
                                       const rune_allocator *alloc, rune_scenario **out, rune_error *err);
 void rune_scenario_destroy(rune_scenario *scenario);
+
+/** Builds a scenario's library: its rig, its clips (indexes as in the
+ * document), its parameter table, motions and graphs (with their names).
+ * Errors name the JSON path ("clips[2].keyframes[0]...", "graphs[0].layers[1]
+ * .mask[0].joint: ..."). */
+rune_status rune_scenario_library(const rune_scenario *scenario, const rune_allocator *alloc, rune_library **out,
+                                  rune_error *err);
 
 /** A signal as reported by a run: `source` is the track id (or graph
  * instance id) from the document. */

@@ -133,6 +133,8 @@ bool rune_animator_remove_control(rune_animator *anim, uint32_t id);
 uint32_t rune_animator_new_source(rune_animator *anim);
 /** The queue signals go to during this frame (graphs push theirs here). */
 rune_signal_queue *rune_animator_signals(rune_animator *anim);
+/** How many signals did not fit the queue since creation. */
+size_t rune_animator_dropped_signals(const rune_animator *anim);
 
 /** Advances every track by dt; tracks whose stop fade finished leave the
  * mixer and queue a `stopped` signal. */
@@ -159,20 +161,10 @@ typedef void (*rune_signal_fn)(void *user, const rune_event *event);
  * it after evaluate: callbacks observe the newly composed pose. */
 void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
 
-/** A fixed pool of worker threads that evaluates many animators per call.
- * Workers wait on an atomic frame counter: the frame path takes no lock
- * and allocates nothing. Each animator is advanced and evaluated by exactly
- * one thread, so results do not depend on the number of workers. */
-typedef struct rune_batch rune_batch;
-
-/** Starts `workers` threads (0: the caller does all the work). */
-rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err);
-/** Stops and joins the workers. */
-void rune_batch_destroy(rune_batch *batch);
-size_t rune_batch_workers(const rune_batch *batch);
-/** Advances every animator by dt and evaluates it (no extra contributions),
- * in contiguous ranges split over the workers and the calling thread;
- * returns when all are done. Signals stay queued in each animator. */
-void rune_batch_run(rune_batch *batch, rune_animator *const *anims, size_t count, float dt);
+/** Asks the CPU to start loading what the next advance and evaluate of
+ * the animator touch: `state` false, the animator itself; true, its
+ * tracks, their samplers and its pose (issue the first one step earlier:
+ * it loads the pointers the second follows). Changes nothing. */
+void rune_animator_prefetch(const rune_animator *anim, bool state);
 
 #endif

@@ -79,7 +79,9 @@ typedef struct rune_track {
     int priority;
     bool loop;
     float length;
-    float time;          /**< sample time: [0, length) looping, [0, length] not */
+    double time;         /**< sample time: [0, length) looping, [0, length] not;
+                              a double reduced every step, so that hours of
+                              playback do not drift (rune_track_sample_time) */
     float speed;         /**< clip seconds per second; negative plays backwards */
     rune_fade fade;      /**< playback weight */
     double step_from;    /**< the last advance's interval in unwrapped clip */
@@ -92,9 +94,12 @@ typedef struct rune_play_params {
     float weight; /**< target weight (negative is treated as 0) */
     float speed;
     float time;   /**< start time in the clip (wrapped for loops) */
+    bool has_priority; /**< use `priority` instead of the clip's own */
+    int priority;      /**< mixer rank 0 .. RUNE_PRIORITY_COUNT-1 (clamped) */
 } rune_play_params;
 
-/** The design's defaults: fade 0.1, weight 1, speed 1, time 0. */
+/** The design's defaults: fade 0.1, weight 1, speed 1, time 0, the clip's
+ * own priority. */
 rune_play_params rune_play_defaults(void);
 
 /** Starts a track on a bound clip with weight 0 fading to params->weight.
@@ -107,6 +112,9 @@ void rune_track_start(rune_track *track, const rune_binding *binding, rune_sampl
 void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
 /** Samples the track's clip at its current time into `pose`. */
 void rune_track_sample(const rune_track *track, rune_pose *pose);
+/** The clip time the track samples at (its time as a float; a loop's time
+ * that rounds up to the length samples at 0). */
+float rune_track_sample_time(const rune_track *track);
 
 /** Queues the markers of `clip` in the interval crossed moving from clip
  * time `from` to `to` ((from, to] forward, [to, from) backward). With
@@ -118,7 +126,10 @@ double rune_walk_markers(const rune_clip *clip, double from, double to, double c
 /** Queues min(count, RUNE_MAX_LOOP_EVENTS_PER_STEP) loop signals. */
 void rune_queue_loops(rune_signal_queue *queue, uint32_t source, double count);
 
-/** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0). */
+/** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0
+ * or t is not finite). */
+double rune_wrap_phase(double t, double length);
+/** The same as a float clip time (a result that rounds to length is 0). */
 float rune_wrap_time(double t, float length);
 
 #endif

@@ -11,6 +11,7 @@
 #include "rune/blend.h"
 #include "rune/graph.h"
 #include "rune/root.h"
+#include "rune/character.h"
 #include "rune/io.h"
 
 #endif

@@ -20,7 +20,11 @@ struct rune_motion_player {
     float *weight;
     float *speed;
     float *local; /* per sample: the node-local weights */
-    double progress;
+    /* progress = cycles + phase, phase in [0, 1): the phase is reduced
+     * every advance, so hours of play do not drift, and a huge step
+     * saturates the count instead of losing the phase */
+    int64_t cycles;
+    double phase;
 };
 
 /* Walks the tree depth-first, writing each leaf's path weight and speed. */
@@ -122,6 +126,17 @@ void rune_motion_player_destroy(rune_motion_player *p)
     rune__free(&a, p, 1, sizeof *p);
 }
 
+void rune_motion_player_reset(rune_motion_player *p)
+{
+    p->cycles = 0;
+    p->phase = 0.0;
+    rune_motion_player_set_params(p, NULL);
+    for (size_t i = 0; i < 2 * p->leaves; i++)
+        rune_sample_cache_reset(p->cache[i]);
+}
+
+const rune_motion *rune_motion_player_motion(const rune_motion_player *p) { return p->m; }
+
 void rune_motion_player_set_params(rune_motion_player *p, const float *params)
 {
     size_t leaf = 0;
@@ -145,11 +160,32 @@ float rune_motion_player_cycle_duration(const rune_motion_player *p)
     return sum_w > 0.0 ? (float)(sum / sum_w) : 0.0f;
 }
 
-double rune_motion_player_progress(const rune_motion_player *p) { return p->progress; }
+double rune_motion_player_progress(const rune_motion_player *p) { return (double)p->cycles + p->phase; }
+
+/* Whole cycles past this are not counted (progress stays finite and an
+ * int64 cannot overflow). */
+#define MAX_CYCLES 4.0e18
+
+/* Moves (cycles, phase) by delta cycles. */
+static void move_progress(rune_motion_player *p, double delta)
+{
+    double x = p->phase + delta;
+    double k = floor(x);
+    double phase = x - k;
+    if (!(phase >= 0.0 && phase < 1.0)) /* rounding (or a step so large the phase is lost) */
+        phase = 0.0;
+    double cycles = (double)p->cycles + k;
+    cycles = cycles > MAX_CYCLES ? MAX_CYCLES : (cycles < -MAX_CYCLES ? -MAX_CYCLES : cycles);
+    p->cycles = k == 0.0 ? p->cycles : (int64_t)cycles;
+    p->phase = phase;
+}
 
 void rune_motion_player_set_progress(rune_motion_player *p, double progress)
 {
-    p->progress = isfinite(progress) ? progress : 0.0;
+    p->cycles = 0;
+    p->phase = 0.0;
+    if (isfinite(progress))
+        move_progress(p, progress);
 }
 
 /* Leaves with negative speed run backwards through their clip. */
@@ -160,9 +196,9 @@ double rune_motion_player_leaf_clock(const rune_motion_player *p, size_t i, doub
 
 float rune_motion_player_leaf_time(const rune_motion_player *p, size_t i)
 {
-    double t = rune_motion_player_leaf_clock(p, i, p->progress);
-    if (p->loop[i])
-        return rune_wrap_time(t, p->length[i]);
+    if (p->loop[i]) /* whole cycles are whole loops of every leaf: the phase alone places it */
+        return rune_wrap_time(p->phase * p->length[i] * (p->speed[i] < 0.0f ? -1.0 : 1.0), p->length[i]);
+    double t = rune_motion_player_leaf_clock(p, i, rune_motion_player_progress(p));
     return (float)fmin(fmax(t, 0.0), (double)p->length[i]);
 }
 
@@ -180,19 +216,25 @@ void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, ru
     float d = rune_motion_player_cycle_duration(p);
     if (!(d > 0.0f) || !isfinite(dt) || !isfinite(speed))
         return;
-    double from = p->progress, to = from + (double)speed * dt / d;
+    double from = rune_motion_player_progress(p), phase_from = p->phase;
+    double delta = (double)speed * dt / d;
+    move_progress(p, delta);
     int32_t dom = rune_motion_player_dominant_leaf(p);
-    if (dom >= 0) {
-        const rune_clip *clip = rune_binding_clip(p->binding[dom]);
-        double a = rune_motion_player_leaf_clock(p, (size_t)dom, from), b = rune_motion_player_leaf_clock(p, (size_t)dom, to);
-        if (p->loop[dom]) {
-            rune_queue_loops(q, source, rune_walk_markers(clip, a, b, p->length[dom], source, q));
-        } else {
-            double len = p->length[dom];
-            rune_walk_markers(clip, fmin(fmax(a, 0.0), len), fmin(fmax(b, 0.0), len), 0.0, source, q);
-        }
+    if (dom < 0)
+        return;
+    const rune_clip *clip = rune_binding_clip(p->binding[dom]);
+    if (p->loop[dom]) {
+        /* markers and loops repeat by whole cycles: walk from this step's
+         * starting phase, whatever the cycle count */
+        double a = rune_motion_player_leaf_clock(p, (size_t)dom, phase_from);
+        double b = rune_motion_player_leaf_clock(p, (size_t)dom, phase_from + delta);
+        rune_queue_loops(q, source, rune_walk_markers(clip, a, b, p->length[dom], source, q));
+    } else {
+        double len = p->length[dom];
+        double a = rune_motion_player_leaf_clock(p, (size_t)dom, from);
+        double b = rune_motion_player_leaf_clock(p, (size_t)dom, rune_motion_player_progress(p));
+        rune_walk_markers(clip, fmin(fmax(a, 0.0), len), fmin(fmax(b, 0.0), len), 0.0, source, q);
     }
-    p->progress = to;
 }
 
 static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
@@ -202,7 +244,7 @@ static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
         if (!(p->weight[i] > RUNE_MOTION_EPSILON))
             continue;
         rune_track *tr = &p->track[at_zero ? p->leaves + i : i];
-        tr->time = at_zero ? 0.0f : rune_motion_player_leaf_time(p, i);
+        tr->time = at_zero ? 0.0 : rune_motion_player_leaf_time(p, i);
         p->contrib[n++] = (rune_contribution){NULL, p->weight[i], 0, tr};
     }
     rune_mix_mean(p->contrib, n, RUNE_SIMD_AUTO, out);

@@ -2,6 +2,7 @@
  * resolved against the rig). */
 #include "graph_internal.h"
 #include "../base/alloc.h"
+#include "../base/names.h"
 
 #include <string.h>
 
@@ -72,6 +73,43 @@ static rune_status validate(const rune_graph_desc *d, const rune_rig *rig, rune_
     return RUNE_OK;
 }
 
+/* Copies a name (NULL stays NULL); false when out of memory. */
+static bool copy_name(const rune_allocator *a, const char *name, char **out)
+{
+    *out = name ? rune__strdup(a, name) : NULL;
+    return !name || *out;
+}
+
+/* The names of parameters, layers and states, when the description has
+ * them; true when out of memory. */
+static bool copy_names(rune_graph *g, const rune_graph_desc *d)
+{
+    g->param_names = rune__calloc(&g->alloc, g->param_count, sizeof *g->param_names);
+    g->layer_names = rune__calloc(&g->alloc, g->layer_count, sizeof *g->layer_names);
+    g->state_names = rune__calloc(&g->alloc, g->state_count, sizeof *g->state_names);
+    if (!g->param_names || !g->layer_names || !g->state_names)
+        return true;
+    for (size_t p = 0; d->param_names && p < d->param_count; p++)
+        if (!copy_name(&g->alloc, d->param_names[p], &g->param_names[p]))
+            return true;
+    size_t s = 0;
+    for (size_t li = 0; li < d->layer_count; li++) {
+        if (!copy_name(&g->alloc, d->layers[li].name, &g->layer_names[li]))
+            return true;
+        for (size_t si = 0; si < d->layers[li].state_count; si++, s++)
+            if (!copy_name(&g->alloc, d->layers[li].states[si].name, &g->state_names[s]))
+                return true;
+    }
+    return false;
+}
+
+static void free_names(const rune_allocator *a, char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        rune__strfree(a, names[i]);
+    rune__free(a, names, n, sizeof *names);
+}
+
 rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, const rune_allocator *alloc,
                               rune_graph **out, rune_error *err)
 {
@@ -105,6 +143,10 @@ rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, con
     }
     if (d->param_count)
         memcpy(g->params, d->params, d->param_count * sizeof *g->params);
+    if (copy_names(g, d)) {
+        rune_graph_destroy(g);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph");
+    }
     uint32_t s = 0, t = 0, c = 0;
     for (size_t li = 0; li < d->layer_count; li++) {
         const rune_layer_desc *ld = &d->layers[li];
@@ -154,8 +196,76 @@ void rune_graph_destroy(rune_graph *g)
     rune__free(&a, g->transitions, g->transition_count, sizeof *g->transitions);
     rune__free(&a, g->conditions, g->condition_count, sizeof *g->conditions);
     rune__free(&a, g->masks, g->layer_count * (g->joint_count ? g->joint_count : 1), sizeof *g->masks);
+    free_names(&a, g->param_names, g->param_count);
+    free_names(&a, g->layer_names, g->layer_count);
+    free_names(&a, g->state_names, g->state_count);
     rune__free(&a, g, 1, sizeof *g);
 }
 
 size_t rune_graph_layer_count(const rune_graph *g) { return g->layer_count; }
 size_t rune_graph_param_count(const rune_graph *g) { return g->param_count; }
+
+size_t rune_graph_state_count(const rune_graph *g, uint32_t layer)
+{
+    return layer < g->layer_count ? g->layers[layer].state_count : 0;
+}
+
+static const char *name_or_empty(char *const *names, size_t n, size_t i)
+{
+    return names && i < n && names[i] ? names[i] : "";
+}
+
+const char *rune_graph_param_name(const rune_graph *g, uint32_t p)
+{
+    return name_or_empty(g->param_names, g->param_count, p);
+}
+
+const char *rune_graph_layer_name(const rune_graph *g, uint32_t l)
+{
+    return name_or_empty(g->layer_names, g->layer_count, l);
+}
+
+const char *rune_graph_state_name(const rune_graph *g, uint32_t l, uint32_t s)
+{
+    if (l >= g->layer_count || s >= g->layers[l].state_count)
+        return "";
+    return name_or_empty(g->state_names, g->state_count, g->layers[l].first_state + s);
+}
+
+rune_param_type rune_graph_param_type(const rune_graph *g, uint32_t p)
+{
+    return p < g->param_count ? g->params[p].type : RUNE_PARAM_FLOAT;
+}
+
+/* Index of `name` among names[0..n), or a NOT_FOUND error naming `what`. */
+static rune_status find(char *const *names, size_t n, const char *name, const char *what, uint32_t *out,
+                        rune_error *err)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0) {
+            *out = (uint32_t)i;
+            return RUNE_OK;
+        }
+    char hint[RUNE_NAME_SUGGEST_MAX + 32];
+    return rune_fail(err, RUNE_E_NOT_FOUND, "no %s \"%s\" in the graph%s", what, name ? name : "",
+                     rune__did_you_mean(hint, sizeof hint, name, (const char *const *)names, n));
+}
+
+rune_status rune_graph_find_param(const rune_graph *g, const char *name, uint32_t *param, rune_error *err)
+{
+    return find(g->param_names, g->param_count, name, "parameter", param, err);
+}
+
+rune_status rune_graph_find_layer(const rune_graph *g, const char *name, uint32_t *layer, rune_error *err)
+{
+    return find(g->layer_names, g->layer_count, name, "layer", layer, err);
+}
+
+rune_status rune_graph_find_state(const rune_graph *g, uint32_t layer, const char *name, uint32_t *state,
+                                  rune_error *err)
+{
+    if (layer >= g->layer_count)
+        return rune_fail(err, RUNE_E_NOT_FOUND, "no layer %u in the graph", layer);
+    const graph_layer *gl = &g->layers[layer];
+    return find(g->state_names + gl->first_state, gl->state_count, name, "state", state, err);
+}

@@ -30,9 +30,31 @@ static void start_layer(rune_graph_instance *inst, size_t li)
     uint32_t s = gl->first_state + gl->initial_state;
     l->cur = (int32_t)(2 * s);
     l->src = -1;
+    l->frozen = l->fading = false;
+    l->elapsed = l->duration = 0.0f;
+    l->interruptible = true;
+    l->route_len = l->route_pos = 0;
     inst->slots[l->cur].live = true;
     l->weight = (rune_fade){gl->weight > 0.0f ? gl->weight : 0.0f, gl->weight > 0.0f ? gl->weight : 0.0f, 0.0f, false};
+    for (size_t k = 0; k < LP_COUNT; k++)
+        rune_pose_reset(&l->pose[k]);
 }
+
+void rune_graph_instance_reset(rune_graph_instance *inst)
+{
+    const rune_graph *g = inst->g;
+    for (size_t p = 0; p < g->param_count; p++)
+        inst->params[p] = g->params[p].initial;
+    for (size_t i = 0; i < 2 * g->state_count; i++) {
+        inst->slots[i].live = false;
+        inst->slots[i].from = 0.0;
+        rune_motion_player_reset(inst->slots[i].player);
+    }
+    for (size_t li = 0; li < g->layer_count; li++)
+        start_layer(inst, li);
+}
+
+const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst) { return inst->g; }
 
 rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *const *bindings,
                                        const rune_allocator *alloc, rune_graph_instance **out, rune_error *err)
@@ -63,12 +85,9 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
         rune_graph_instance_destroy(inst);
         return st;
     }
-    for (size_t p = 0; p < g->param_count; p++)
-        inst->params[p] = g->params[p].initial;
     for (size_t s = 0; s < g->state_count; s++)
         inst->state_loops[s] = rune_motion_player_loops(inst->slots[2 * s].player);
-    for (size_t li = 0; li < g->layer_count; li++)
-        start_layer(inst, li);
+    rune_graph_instance_reset(inst);
     *out = inst;
     return RUNE_OK;
 }

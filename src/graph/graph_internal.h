@@ -34,6 +34,10 @@ struct rune_graph {
     graph_transition *transitions;
     rune_condition_desc *conditions;
     float *masks; /* layer_count x joint_count */
+    /* names for lookups (NULL entries: none given) */
+    char **param_names;
+    char **layer_names;
+    char **state_names; /* graph-global state index */
 };
 
 /* One playing state. Two slots per state let a state cross-fade into

@@ -5,7 +5,7 @@
  * working set on the stack, so per frame an animator touches little more
  * than its tracks' cursors and its final pose: what lets a crowd of them
  * run from cache. */
-#include "animator_internal.h"
+#include "rune/mix.h"
 #include "../base/alloc.h"
 
 #include <string.h>
@@ -180,6 +180,7 @@ bool rune_animator_remove_control(rune_animator *a, uint32_t id)
 
 uint32_t rune_animator_new_source(rune_animator *a) { return a->next_handle++; }
 rune_signal_queue *rune_animator_signals(rune_animator *a) { return &a->signals; }
+size_t rune_animator_dropped_signals(const rune_animator *a) { return a->signals.dropped; }
 
 void rune_animator_advance(rune_animator *a, float dt)
 {
@@ -258,10 +259,12 @@ static void prefetch_range(const void *p, size_t bytes, bool write)
     }
 }
 
-void rune__animator_prefetch_header(const rune_animator *a) { prefetch_range(a, sizeof *a, false); }
-
-void rune__animator_prefetch_state(const rune_animator *a)
+void rune_animator_prefetch(const rune_animator *a, bool state)
 {
+    if (!state) {
+        prefetch_range(a, sizeof *a, false);
+        return;
+    }
     prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
     for (size_t i = 0; i < a->slot_count; i++)
         if (a->slots[i].live)

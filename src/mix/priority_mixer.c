@@ -8,11 +8,7 @@
 
 #include <string.h>
 
-static int rank_of(const rune_contribution *c)
-{
-    int p = c->priority;
-    return p < 0 ? 0 : (p >= RUNE_PRIORITY_COUNT ? RUNE_PRIORITY_COUNT - 1 : p);
-}
+static int rank_of(const rune_contribution *c) { return rune_priority_clamp(c->priority); }
 
 void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r, float coverage)
 {
@@ -42,7 +38,7 @@ static void contribution_chunk(const rune_contribution *c, size_t first, size_t 
         got = rune__mix_load_pose(c->pose, first, n, lane);
     } else if (c->track) {
         const rune_track *tr = c->track;
-        got = rune_binding_sample_chunk(tr->binding, tr->cache, tr->time, first, n, s);
+        got = rune_binding_sample_chunk(tr->binding, tr->cache, rune_track_sample_time(tr), first, n, s);
     }
     static const rune_key_sample unkeyed = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0}; /* the storage default */
     for (size_t i = got; i < lanes; i++)

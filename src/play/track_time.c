@@ -2,15 +2,20 @@
  * crossed interval for marker and loop signals with bounded work. */
 #include "rune/play.h"
 
-float rune_wrap_time(double t, float length)
+double rune_wrap_phase(double t, double length)
 {
-    if (!(length > 0.0f) || !isfinite(t))
-        return 0.0f;
-    double r = fmod(t, (double)length);
+    if (!(length > 0.0) || !isfinite(t) || !isfinite(length))
+        return 0.0;
+    double r = fmod(t, length);
     if (r < 0.0)
         r += length;
-    float f = (float)r;
-    return f >= length ? 0.0f : f; /* rounding can land exactly on length */
+    return r >= length ? 0.0 : r; /* rounding can land exactly on length */
+}
+
+float rune_wrap_time(double t, float length)
+{
+    float f = (float)rune_wrap_phase(t, length);
+    return f >= length ? 0.0f : f; /* rounding to float can land on length */
 }
 
 static void push_marker(rune_signal_queue *q, uint32_t source, const rune_marker *m)
@@ -28,7 +33,9 @@ double rune_walk_markers(const rune_clip *clip, double from, double to, double c
     size_t n = rune_clip_marker_count(clip);
     const rune_marker *m = rune_clip_markers(clip);
     double loops = cycle_len > 0.0 ? fabs(floor(to / cycle_len) - floor(from / cycle_len)) : 0.0;
-    if (n == 0 || from == to || !q)
+    if (!isfinite(loops))
+        loops = RUNE_MAX_LOOP_EVENTS_PER_STEP;
+    if (n == 0 || from == to || !q || !isfinite(from) || !isfinite(to))
         return loops;
     bool forward = to > from;
     double c0 = 0.0, c1 = 0.0;
@@ -42,20 +49,19 @@ double rune_walk_markers(const rune_clip *clip, double from, double to, double c
         c0 = floor(from / cycle_len);
         c1 = floor(to / cycle_len);
     }
-    if (forward) {
-        for (double c = c0; c <= c1; c += 1.0)
-            for (size_t i = 0; i < n; i++) {
-                double at = c * cycle_len + m[i].pos;
-                if (at > from && at <= to)
-                    push_marker(q, source, &m[i]);
-            }
-    } else {
-        for (double c = c0; c >= c1; c -= 1.0)
-            for (size_t i = n; i-- > 0;) {
-                double at = c * cycle_len + m[i].pos;
-                if (at >= to && at < from)
-                    push_marker(q, source, &m[i]);
-            }
+    /* Cycles are counted by an integer, not by stepping a double: past
+     * 2^53 adding 1 changes nothing, and the span visits at most
+     * RUNE_MARKER_CYCLE_SPAN + 1 of them. */
+    for (int k = 0; k <= RUNE_MARKER_CYCLE_SPAN + 1; k++) {
+        double c = forward ? c0 + k : c0 - k;
+        if (forward ? c > c1 : c < c1)
+            break;
+        for (size_t j = 0; j < n; j++) {
+            const rune_marker *mk = forward ? &m[j] : &m[n - 1 - j];
+            double at = c * cycle_len + mk->pos;
+            if (forward ? (at > from && at <= to) : (at >= to && at < from))
+                push_marker(q, source, mk);
+        }
     }
     return loops;
 }
@@ -69,27 +75,25 @@ void rune_queue_loops(rune_signal_queue *q, uint32_t source, double count)
     }
 }
 
-/* Advances the sample time; returns how many loop boundaries were crossed. */
+/* Advances the sample time, kept as a double phase reduced every step (so
+ * that hours of playback do not drift); returns how many loop boundaries
+ * were crossed. */
 static double advance_time(rune_track *tr, float dt, rune_signal_queue *q)
 {
     double from = tr->time;
     double to = from + (double)tr->speed * (double)dt;
+    tr->step_from = from;
     if (!tr->loop || !(tr->length > 0.0f)) {
         double end = tr->length > 0.0f ? tr->length : 0.0;
-        if (to < 0.0)
-            to = 0.0;
-        if (to > end)
-            to = end;
+        to = to < 0.0 ? 0.0 : (to > end ? end : to);
         rune_walk_markers(tr->clip, from, to, 0.0, tr->handle, q);
-        tr->time = (float)to;
-        tr->step_from = from;
+        tr->time = to;
         tr->step_to = to;
         return 0.0;
     }
-    tr->step_from = from;
     tr->step_to = to;
     double loops = rune_walk_markers(tr->clip, from, to, tr->length, tr->handle, q);
-    tr->time = rune_wrap_time(to, tr->length);
+    tr->time = rune_wrap_phase(to, tr->length);
     return loops;
 }
 

@@ -126,11 +126,12 @@ static void test_graph_validation(void **state)
     world w;
     make_world(&w, NULL);
     rune_param_desc params[1] = {{RUNE_PARAM_FLOAT, 0}};
-    rune_state_desc states[2] = {{w.motion[0], 1, -1}, {w.motion[1], 1, -1}};
+    rune_state_desc states[2] = {{w.motion[0], 1, -1, "Idle"}, {w.motion[1], 1, -1, "Walk"}};
     rune_condition_desc trig_on_float = {0, RUNE_COND_TRIGGERED, 0};
     rune_transition_desc t = {0, 1, 0.1f, false, 0, true, &trig_on_float, 1};
-    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 1, states, 2, 0, &t, 1, NULL, 0};
-    rune_graph_desc d = {params, 1, &layer, 1};
+    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 1, states, 2, 0, &t, 1, NULL, 0, "base"};
+    const char *names[1] = {"speed"};
+    rune_graph_desc d = {params, 1, &layer, 1, names};
     rune_graph *g;
     rune_error err;
     assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
@@ -150,6 +151,21 @@ static void test_graph_validation(void **state)
     assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_E_INVALID);
     layer.initial_state = 0;
     assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, &err), RUNE_OK);
+    /* names are looked up once; a misspelt one is an error with a hint */
+    uint32_t i = 99;
+    assert_int_equal(rune_graph_find_param(g, "speed", &i, &err), RUNE_OK);
+    assert_int_equal(i, 0);
+    assert_int_equal(rune_graph_find_layer(g, "base", &i, &err), RUNE_OK);
+    assert_int_equal(i, 0);
+    assert_int_equal(rune_graph_find_state(g, 0, "Walk", &i, &err), RUNE_OK);
+    assert_int_equal(i, 1);
+    assert_int_equal(rune_graph_find_param(g, "sped", &i, &err), RUNE_E_NOT_FOUND);
+    assert_string_equal(err.message, "no parameter \"sped\" in the graph (did you mean \"speed\"?)");
+    assert_int_equal(rune_graph_find_state(g, 0, "Jump", &i, &err), RUNE_E_NOT_FOUND);
+    assert_string_equal(err.message, "no state \"Jump\" in the graph");
+    assert_int_equal(rune_graph_find_state(g, 3, "Walk", &i, &err), RUNE_E_NOT_FOUND);
+    assert_string_equal(rune_graph_state_name(g, 0, 1), "Walk");
+    assert_string_equal(rune_graph_layer_name(g, 0), "base");
     rune_graph_destroy(g);
     free_world(&w);
 }
@@ -162,12 +178,12 @@ static void test_graph_frames_allocate_nothing(void **state)
     world w;
     make_world(&w, &ca.iface);
     rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
-    rune_state_desc states[2] = {{w.motion[0], 1, 0}, {w.motion[1], 1, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, 0, NULL}, {w.motion[1], 1, 0, NULL}};
     rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
     rune_transition_desc ts[2] = {{0, 1, 0.3f, false, 0, true, &go, 1}, {1, 0, 0.3f, true, 0.5f, true, NULL, 0}};
-    rune_layer_desc layers[2] = {{RUNE_LAYER_OVERRIDE, 1, states, 2, 0, ts, 2, NULL, 0},
-                                 {RUNE_LAYER_ADDITIVE, 0.5f, states, 2, 1, NULL, 0, NULL, 0}};
-    rune_graph_desc d = {params, 1, layers, 2};
+    rune_layer_desc layers[2] = {{RUNE_LAYER_OVERRIDE, 1, states, 2, 0, ts, 2, NULL, 0, NULL},
+                                 {RUNE_LAYER_ADDITIVE, 0.5f, states, 2, 1, NULL, 0, NULL, 0, NULL}};
+    rune_graph_desc d = {params, 1, layers, 2, NULL};
     rune_graph *g;
     rune_graph_instance *inst;
     assert_int_equal(rune_graph_create(&d, w.rig, &ca.iface, &g, NULL), RUNE_OK);

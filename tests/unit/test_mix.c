@@ -168,7 +168,7 @@ static void test_signal_sees_new_pose(void **state)
     make_scene(&s, NULL, false);
     rune_animator *a;
     assert_int_equal(rune_animator_create(s.rig, 0, NULL, &a, NULL), RUNE_OK);
-    rune_play_params p = {0.0f, 1.0f, 1.0f, 0.0f};
+    rune_play_params p = {.fade = 0.0f, .weight = 1.0f, .speed = 1.0f, .time = 0.0f};
     assert_int_equal(rune_animator_play(a, s.binding, &p, NULL, NULL), RUNE_OK);
     seen sn = {a, -1, 0, 0};
     rune_animator_advance(a, 0.25f);
@@ -191,7 +191,7 @@ static void test_final_pass_after_last_track(void **state)
     make_scene(&s, NULL, true);
     rune_animator *a;
     assert_int_equal(rune_animator_create(s.rig, 0, NULL, &a, NULL), RUNE_OK);
-    rune_play_params p = {0.0f, 1.0f, 1.0f, 0.0f};
+    rune_play_params p = {.fade = 0.0f, .weight = 1.0f, .speed = 1.0f, .time = 0.0f};
     uint32_t h;
     assert_int_equal(rune_animator_play(a, s.binding, &p, &h, NULL), RUNE_OK);
     seen sn = {a, 0, 0, 0};
@@ -226,7 +226,7 @@ static void test_no_allocation_per_frame(void **state)
     assert_int_equal(rune_animator_create(s.rig, 0, &ca.iface, &a, NULL), RUNE_OK);
     uint32_t h[5];
     for (int i = 0; i < 5; i++) {
-        rune_play_params p = {0.1f, 0.5f, 1.0f + 0.1f * (float)i, 0.0f};
+        rune_play_params p = {.fade = 0.1f, .weight = 0.5f, .speed = 1.0f + 0.1f * (float)i, .time = 0.0f};
         assert_int_equal(rune_animator_play(a, s.binding, &p, &h[i], NULL), RUNE_OK);
     }
     rune_control c = {1, 1, 0, RUNE_CONTROL_OFFSET, {{0, 0, 0}, {0, 0.1f, 0, 0.995f}}, 1.0f, false, false};
@@ -247,56 +247,6 @@ static void test_no_allocation_per_frame(void **state)
     }
     assert_int_equal(ca.allocs, before);
     rune_animator_destroy(a);
-    free_scene(&s);
-    assert_int_equal(ca.live_bytes, 0);
-}
-
-/* Batch evaluation: the same poses whatever the worker count, and no
- * allocation per frame. */
-static void test_batch_deterministic(void **state)
-{
-    (void)state;
-    counting_alloc ca;
-    counting_alloc_init(&ca);
-    scene s;
-    make_scene(&s, &ca.iface, true);
-    enum { RIGS = 37 };
-    rune_animator *sets[3][RIGS];
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < RIGS; i++) {
-            assert_int_equal(rune_animator_create(s.rig, 0, &ca.iface, &sets[k][i], NULL), RUNE_OK);
-            rune_play_params p = {0.1f, 1.0f, 0.5f + 0.01f * (float)i, 0.0f};
-            assert_int_equal(rune_animator_play(sets[k][i], s.binding, &p, NULL, NULL), RUNE_OK);
-        }
-    rune_batch *b[3];
-    const size_t workers[3] = {0, 1, 3};
-    for (int k = 0; k < 3; k++)
-        assert_int_equal(rune_batch_create(workers[k], &ca.iface, &b[k], NULL), RUNE_OK);
-    for (int k = 0; k < 3; k++) /* warm-up frame: first-evaluate scratch */
-        rune_batch_run(b[k], sets[k], RIGS, 1.0f / 60.0f);
-    size_t before = ca.allocs;
-    for (int f = 1; f < 50; f++)
-        for (int k = 0; k < 3; k++) {
-            rune_batch_run(b[k], sets[k], RIGS, 1.0f / 60.0f);
-            for (int i = 0; i < RIGS; i++)
-                rune_animator_deliver(sets[k][i], NULL, NULL);
-        }
-    assert_int_equal(ca.allocs, before);
-    for (int i = 0; i < RIGS; i++) {
-        const rune_pose *p0 = rune_animator_pose(sets[0][i]);
-        for (int k = 1; k < 3; k++) {
-            const rune_pose *pk = rune_animator_pose(sets[k][i]);
-            assert_memory_equal(p0->t, pk->t, p0->count * sizeof *p0->t);
-            assert_memory_equal(p0->r, pk->r, p0->count * sizeof *p0->r);
-        }
-        /* and they moved: 50 frames at speed >= .5 */
-        assert_true(p0->t[1].x > 0.3f);
-    }
-    for (int k = 0; k < 3; k++) {
-        rune_batch_destroy(b[k]);
-        for (int i = 0; i < RIGS; i++)
-            rune_animator_destroy(sets[k][i]);
-    }
     free_scene(&s);
     assert_int_equal(ca.live_bytes, 0);
 }
@@ -520,8 +470,8 @@ static void test_animator_matches_reference(void **state)
         rune_animator *a;
         assert_int_equal(rune_animator_create(rig, 0, NULL, &a, NULL), RUNE_OK);
         rune_animator_set_simd(a, levels[l]);
-        const rune_play_params params[CLIPS] = {{0.0f, 1.0f, 1.0f, 0.0f}, {0.5f, 0.8f, -0.7f, 0.3f},
-                                                {0.2f, 0.6f, 1.3f, 0.0f}};
+        const rune_play_params params[CLIPS] = {{.fade = 0.0f, .weight = 1.0f, .speed = 1.0f, .time = 0.0f}, {.fade = 0.5f, .weight = 0.8f, .speed = -0.7f, .time = 0.3f},
+                                                {.fade = 0.2f, .weight = 0.6f, .speed = 1.3f, .time = 0.0f}};
         for (int c = 0; c < CLIPS; c++)
             assert_int_equal(rune_animator_play(a, bindings[c], &params[c], NULL, NULL), RUNE_OK);
         rune_pose sampled[CLIPS], ref;
@@ -570,7 +520,6 @@ int main(void)
         cmocka_unit_test(test_signal_sees_new_pose),
         cmocka_unit_test(test_final_pass_after_last_track),
         cmocka_unit_test(test_no_allocation_per_frame),
-        cmocka_unit_test(test_batch_deterministic),
         cmocka_unit_test(test_compose_levels_match_reference),
         cmocka_unit_test(test_layers_levels_match_reference),
         cmocka_unit_test(test_animator_matches_reference),

@@ -48,7 +48,7 @@ static void teardown_fixture(fixture *f)
 static rune_track start(fixture *f, float speed, float time)
 {
     rune_track t;
-    rune_play_params p = {0.0f, 1.0f, speed, time};
+    rune_play_params p = {.fade = 0.0f, .weight = 1.0f, .speed = speed, .time = time};
     rune_track_start(&t, f->binding, NULL, &p, 1);
     return t;
 }
@@ -196,7 +196,7 @@ static void test_fades(void **state)
     fixture f;
     setup_fixture(&f, true);
     rune_track t;
-    rune_play_params p = {0.2f, 0.8f, 1.0f, 0.0f};
+    rune_play_params p = {.fade = 0.2f, .weight = 0.8f, .speed = 1.0f, .time = 0.0f};
     rune_track_start(&t, f.binding, NULL, &p, 3);
     near(t.fade.weight, 0, 0);
     rune_track_advance(&t, 0.1f, &f.q); /* .8 / .2 s = 4 per s -> .4 */

@@ -1,13 +1,13 @@
-/* Batch evaluation of many animators across a small fixed thread pool.
+/* Batch updates of many characters across a small fixed thread pool.
  * The caller publishes a frame (pointers, count, dt) and bumps an atomic
- * generation; the caller and the workers then claim blocks of animators
+ * generation; the caller and the workers then claim blocks of characters
  * from an atomic cursor until none are left, count themselves done, and go
  * back to waiting. Claiming blocks, not fixed shares, keeps every core busy
  * to the end when cores run at different speeds (shared or throttled
  * machines). Waiting spins briefly, then yields, then naps, so idle workers
  * cost little between frames; the frame itself never blocks on a lock. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-#include "animator_internal.h"
+#include "character_internal.h"
 #include "../base/alloc.h"
 
 #include <pthread.h>
@@ -30,34 +30,37 @@ struct rune_batch {
     _Atomic size_t pending;
     _Atomic size_t next; /* the first animator not yet claimed this frame */
     _Atomic bool quit;
+    _Atomic size_t failed; /* updates that could not grow their scratch */
     /* the published frame: written before `generation` is bumped */
-    rune_animator *const *anims;
+    rune_character *const *chars;
     size_t count;
     float dt;
 };
 
-/* Animators claimed at a time: enough to make the atomic add rare, few
+/* Characters claimed at a time: enough to make the atomic add rare, few
  * enough that the last blocks even out the cores. */
 enum { BLOCK = 16 };
 
 static void run_blocks(struct rune_batch *b)
 {
+    size_t failed = 0;
     for (;;) {
         size_t lo = atomic_fetch_add(&b->next, BLOCK);
         if (lo >= b->count)
-            return;
+            break;
         size_t hi = lo + BLOCK < b->count ? lo + BLOCK : b->count;
         for (size_t i = lo; i < hi; i++) {
-            /* a crowd's animators are far apart in memory: start loading
+            /* a crowd's characters are far apart in memory: start loading
              * the next ones while this one computes */
             if (i + 2 < b->count)
-                rune__animator_prefetch_header(b->anims[i + 2]);
+                rune__character_prefetch_header(b->chars[i + 2]);
             if (i + 1 < b->count)
-                rune__animator_prefetch_state(b->anims[i + 1]);
-            rune_animator_advance(b->anims[i], b->dt);
-            rune_animator_evaluate(b->anims[i], NULL, 0, NULL);
+                rune__character_prefetch_state(b->chars[i + 1]);
+            failed += rune_character_update(b->chars[i], b->dt, NULL) != RUNE_OK;
         }
     }
+    if (failed)
+        atomic_fetch_add(&b->failed, failed);
 }
 
 static void pause_after(unsigned spins)
@@ -103,6 +106,7 @@ rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_
     atomic_init(&b->pending, 0);
     atomic_init(&b->next, 0);
     atomic_init(&b->quit, false);
+    atomic_init(&b->failed, 0);
     b->pool_size = workers;
     b->pool = rune__calloc(alloc, workers, sizeof *b->pool);
     if (!b->pool) {
@@ -137,15 +141,17 @@ void rune_batch_destroy(rune_batch *b)
 
 size_t rune_batch_workers(const rune_batch *b) { return b->workers; }
 
-void rune_batch_run(rune_batch *b, rune_animator *const *anims, size_t count, float dt)
+size_t rune_batch_run(rune_batch *b, rune_character *const *chars, size_t count, float dt)
 {
-    b->anims = anims;
+    b->chars = chars;
     b->count = count;
     b->dt = dt;
     atomic_store(&b->next, 0);
+    atomic_store(&b->failed, 0);
     atomic_store(&b->pending, b->workers);
     atomic_fetch_add(&b->generation, 1);
     run_blocks(b);
     while (atomic_load(&b->pending) != 0)
         sched_yield(); /* the frame is nearly done: no naps here */
+    return atomic_load(&b->failed);
 }

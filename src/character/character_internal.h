@@ -1,0 +1,69 @@
+/* Layout of a character, shared by its files: plays and lookups
+ * (character.c), the frame (character_update.c), root travel
+ * (character_root.c) and the batch (character_batch.c). */
+#ifndef RUNE_SRC_CHARACTER_INTERNAL_H
+#define RUNE_SRC_CHARACTER_INTERNAL_H
+
+#include "rune/character.h"
+
+/* A motion played as a track. Runs are kept when they end and reused by
+ * the next play of the same motion, so their players and poses are
+ * allocated once. */
+typedef struct motion_run {
+    rune_motion_player *player;
+    uint32_t motion;  /* library index */
+    rune_pose pose;   /* this frame's blend of its leaves */
+    float *params;    /* the library's parameter table, this play's values */
+    rune_fade fade;
+    float speed;
+    int priority;
+    uint32_t handle;
+    bool live;
+    double from, to;  /* progress over the last advance (root travel) */
+} motion_run;
+
+/* A running graph instance; reused like motion runs. */
+typedef struct graph_run {
+    rune_graph_instance *inst;
+    uint32_t graph;   /* library index */
+    rune_pose pose;   /* this frame's composed (straight) pose */
+    rune_fade fade;
+    float speed;      /* scales the graph's time */
+    int priority;
+    uint32_t handle;
+    bool live;
+} graph_run;
+
+struct rune_character {
+    rune_allocator alloc;
+    const rune_library *lib;
+    const rune_rig *rig;
+    rune_animator *anim; /* clip tracks, controls, signals, the mixer, the pose */
+    motion_run *motions;
+    size_t motion_count, motion_cap;
+    graph_run *graphs;
+    size_t graph_count, graph_cap;
+    /* live runs in start order (indexes into motions / graphs): frames
+     * visit them in that order, so signals come in start order */
+    size_t *live_motions, live_motion_count, live_motion_cap;
+    size_t *live_graphs, live_graph_count, live_graph_cap;
+    rune_contribution *extra; /* this frame's motion and graph poses */
+    size_t extra_cap;
+    int32_t root;
+    rune_root_delta root_delta;
+    bool matrices_each_frame;
+    bool matrices_fresh;
+    rune_mat4 *matrices;
+};
+
+/* Hints for the batch loop, issued for characters two and one ahead of
+ * the current one: the character itself first, then (its pointers now at
+ * hand) its animator's state and its runs. */
+void rune__character_prefetch_header(const rune_character *ch);
+void rune__character_prefetch_state(const rune_character *ch);
+
+/* The root travel of this frame's contributions, weighted as the mixer
+ * weighted the root joint (character_root.c). */
+rune_root_delta rune__character_root_travel(const rune_character *ch);
+
+#endif

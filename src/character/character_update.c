@@ -1,0 +1,80 @@
+/* The frame of a character, in the order of the specification: advance
+ * every play (clip tracks, then motion tracks, then graph instances, each
+ * in start order), retire those whose stop fade finished, mix tracks and
+ * graph poses by priority, apply controls, extract and remove root motion,
+ * and compute matrices when asked for every frame. */
+#include "character_internal.h"
+
+/* Ends a run whose stop fade finished (raising `stopped`); true if it did. */
+static bool retire(rune_signal_queue *q, const rune_fade *fade, uint32_t handle, bool *live)
+{
+    if (!rune_fade_finished(fade))
+        return false;
+    rune_event e = {RUNE_EVENT_STOPPED, handle, NULL, NULL, 0.0f};
+    rune_signal_queue_push(q, &e);
+    *live = false;
+    return true;
+}
+
+/* Advances the live motion tracks, drops the ones that ended from the live
+ * list, and samples the rest into extra[n..]; returns the new n. */
+static size_t advance_motions(rune_character *ch, float dt, rune_signal_queue *q, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ch->live_motion_count; i++) {
+        motion_run *r = &ch->motions[ch->live_motions[i]];
+        rune_fade_advance(&r->fade, dt);
+        rune_motion_player_set_params(r->player, r->params);
+        r->from = rune_motion_player_progress(r->player);
+        rune_motion_player_advance(r->player, dt, r->speed, q, r->handle);
+        r->to = rune_motion_player_progress(r->player);
+        if (retire(q, &r->fade, r->handle, &r->live))
+            continue;
+        ch->live_motions[kept++] = ch->live_motions[i];
+        rune_motion_player_sample(r->player, &r->pose);
+        ch->extra[n++] = (rune_contribution){&r->pose, r->fade.weight, r->priority, NULL};
+    }
+    ch->live_motion_count = kept;
+    return n;
+}
+
+/* The same for graph instances: update (at the instance's speed), retire,
+ * evaluate. */
+static size_t advance_graphs(rune_character *ch, float dt, rune_signal_queue *q, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ch->live_graph_count; i++) {
+        graph_run *r = &ch->graphs[ch->live_graphs[i]];
+        rune_fade_advance(&r->fade, dt);
+        rune_graph_update(r->inst, dt * r->speed, q, r->handle);
+        if (retire(q, &r->fade, r->handle, &r->live))
+            continue;
+        ch->live_graphs[kept++] = ch->live_graphs[i];
+        rune_graph_evaluate(r->inst, &r->pose);
+        ch->extra[n++] = (rune_contribution){&r->pose, r->fade.weight, r->priority, NULL};
+    }
+    ch->live_graph_count = kept;
+    return n;
+}
+
+rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
+{
+    if (!isfinite(dt))
+        dt = 0.0f;
+    rune_signal_queue *q = rune_animator_signals(ch->anim);
+    rune_animator_advance(ch->anim, dt);
+    size_t n = advance_motions(ch, dt, q, 0);
+    n = advance_graphs(ch, dt, q, n);
+    ch->matrices_fresh = false;
+    rune_status st = rune_animator_evaluate(ch->anim, ch->extra, n, err);
+    if (st)
+        return st;
+    ch->root_delta = (rune_root_delta){0.0f, 0.0f, 0.0f};
+    if (ch->root != RUNE_NO_ROOT) {
+        ch->root_delta = rune__character_root_travel(ch);
+        rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, rune_rig_frame(ch->rig, (size_t)ch->root));
+    }
+    if (ch->matrices_each_frame)
+        rune_character_model_matrices(ch);
+    return RUNE_OK;
+}

@@ -1,0 +1,368 @@
+/* The library of one rig: its clips (compiled and bound), the parameter
+ * table, motions and graphs, each found by name once. It owns all of them;
+ * characters borrow it. Arrays are parallel (ids beside the objects) so
+ * lookups and suggestions scan plain string arrays. */
+#include "rune/character.h"
+#include "../base/alloc.h"
+#include "../base/names.h"
+
+#include <string.h>
+
+struct rune_library {
+    rune_allocator alloc;
+    rune_rig *rig;
+    /* clips: compiled clip, its binding, its id, a one-clip motion made on
+     * demand (graph states that play a clip) */
+    rune_clip **clips;
+    rune_binding **bindings;
+    const char **clip_ids;
+    rune_motion **clip_motions;
+    size_t clip_count, clip_cap;
+    char **params;
+    size_t param_count, param_cap;
+    rune_motion **motions;
+    char **motion_ids;
+    int *motion_priority;
+    size_t motion_count, motion_cap;
+    rune_graph **graphs;
+    char **graph_ids;
+    int *graph_priority;
+    size_t graph_count, graph_cap;
+};
+
+rune_status rune_library_create(const rune_joint_desc *joints, size_t joint_count, const rune_allocator *alloc,
+                                rune_library **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_library *lib = rune__calloc(alloc, 1, sizeof *lib);
+    if (!lib)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a library");
+    lib->alloc = *alloc;
+    rune_status st = rune_rig_create(joints, joint_count, alloc, &lib->rig, err);
+    if (st) {
+        rune_library_destroy(lib);
+        return st;
+    }
+    *out = lib;
+    return RUNE_OK;
+}
+
+static void free_strings(const rune_allocator *a, char **s, size_t n, size_t cap)
+{
+    for (size_t i = 0; s && i < n; i++)
+        rune__strfree(a, s[i]);
+    rune__free(a, s, cap, sizeof *s);
+}
+
+void rune_library_destroy(rune_library *lib)
+{
+    if (!lib)
+        return;
+    const rune_allocator *a = &lib->alloc;
+    for (size_t i = 0; i < lib->graph_count; i++)
+        rune_graph_destroy(lib->graphs[i]);
+    rune__free(a, lib->graphs, lib->graph_cap, sizeof *lib->graphs);
+    free_strings(a, lib->graph_ids, lib->graph_count, lib->graph_cap);
+    rune__free(a, lib->graph_priority, lib->graph_cap, sizeof *lib->graph_priority);
+    for (size_t i = 0; i < lib->motion_count; i++)
+        rune_motion_destroy(lib->motions[i]);
+    rune__free(a, lib->motions, lib->motion_cap, sizeof *lib->motions);
+    free_strings(a, lib->motion_ids, lib->motion_count, lib->motion_cap);
+    rune__free(a, lib->motion_priority, lib->motion_cap, sizeof *lib->motion_priority);
+    free_strings(a, lib->params, lib->param_count, lib->param_cap);
+    for (size_t i = 0; i < lib->clip_count; i++) {
+        rune_motion_destroy(lib->clip_motions[i]);
+        rune_binding_destroy(lib->bindings[i]);
+        rune_clip_destroy(lib->clips[i]);
+    }
+    rune__free(a, lib->clips, lib->clip_cap, sizeof *lib->clips);
+    rune__free(a, lib->bindings, lib->clip_cap, sizeof *lib->bindings);
+    rune__free(a, lib->clip_ids, lib->clip_cap, sizeof *lib->clip_ids);
+    rune__free(a, lib->clip_motions, lib->clip_cap, sizeof *lib->clip_motions);
+    rune_rig_destroy(lib->rig);
+    rune_allocator al = lib->alloc;
+    rune__free(&al, lib, 1, sizeof *lib);
+}
+
+const rune_rig *rune_library_rig(const rune_library *lib) { return lib->rig; }
+
+/* Grows parallel arrays of one capacity together: all or none (a failed
+ * growth leaves every array as it was, at *cap). */
+static bool grow_parallel(const rune_allocator *a, size_t *cap, size_t need, void **arrays[], const size_t sizes[],
+                          size_t n)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap * 2 : 4;
+    while (c < need)
+        c *= 2;
+    void *fresh[4];
+    for (size_t i = 0; i < n; i++)
+        if (!(fresh[i] = rune__calloc(a, c, sizes[i]))) {
+            while (i-- > 0)
+                rune__free(a, fresh[i], c, sizes[i]);
+            return false;
+        }
+    for (size_t i = 0; i < n; i++) {
+        if (*cap)
+            memcpy(fresh[i], *arrays[i], *cap * sizes[i]);
+        rune__free(a, *arrays[i], *cap, sizes[i]);
+        *arrays[i] = fresh[i];
+    }
+    *cap = c;
+    return true;
+}
+
+/* An id already taken by a clip or a motion (they share one namespace, as
+ * a track plays either). */
+static bool playable_id_taken(const rune_library *lib, const char *id)
+{
+    for (size_t i = 0; i < lib->clip_count; i++)
+        if (strcmp(lib->clip_ids[i], id) == 0)
+            return true;
+    for (size_t i = 0; i < lib->motion_count; i++)
+        if (strcmp(lib->motion_ids[i], id) == 0)
+            return true;
+    return false;
+}
+
+rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t *index, rune_error *err)
+{
+    const char *id = rune_clip_id(clip);
+    rune_status st = RUNE_OK;
+    if (playable_id_taken(lib, id))
+        st = rune_fail(err, RUNE_E_INVALID, "clip \"%s\": the id is already a clip or motion of the library", id);
+    void **arrays[] = {(void **)&lib->clips, (void **)&lib->bindings, (void **)&lib->clip_ids,
+                       (void **)&lib->clip_motions};
+    const size_t sizes[] = {sizeof *lib->clips, sizeof *lib->bindings, sizeof *lib->clip_ids,
+                            sizeof *lib->clip_motions};
+    if (!st && !grow_parallel(&lib->alloc, &lib->clip_cap, lib->clip_count + 1, arrays, sizes, 4))
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory adding clip \"%s\"", id);
+    rune_binding *b = NULL;
+    if (!st)
+        st = rune_binding_create(lib->rig, clip, 0, &lib->alloc, &b, err);
+    if (st) {
+        rune_clip_destroy(clip);
+        return st;
+    }
+    size_t i = lib->clip_count++;
+    lib->clips[i] = clip;
+    lib->bindings[i] = b;
+    lib->clip_ids[i] = rune_clip_id(clip);
+    lib->clip_motions[i] = NULL;
+    if (index)
+        *index = (uint32_t)i;
+    return RUNE_OK;
+}
+
+rune_status rune_library_add_clip(rune_library *lib, const rune_sequence_desc *desc, uint32_t *index,
+                                  rune_error *err)
+{
+    if (desc->id && playable_id_taken(lib, desc->id))
+        return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": the id is already a clip or motion of the library",
+                         desc->id);
+    rune_clip *clip;
+    rune_status st = rune_clip_compile(desc, &lib->alloc, &clip, err);
+    return st ? st : rune_library_adopt_clip(lib, clip, index, err);
+}
+
+size_t rune_library_clip_count(const rune_library *lib) { return lib->clip_count; }
+
+const rune_clip *rune_library_clip(const rune_library *lib, uint32_t i)
+{
+    return i < lib->clip_count ? lib->clips[i] : NULL;
+}
+
+const rune_binding *rune_library_binding(const rune_library *lib, uint32_t i)
+{
+    return i < lib->clip_count ? lib->bindings[i] : NULL;
+}
+
+const rune_binding *const *rune_library_bindings(const rune_library *lib)
+{
+    return (const rune_binding *const *)lib->bindings;
+}
+
+rune_status rune_library_add_param(rune_library *lib, const char *name, uint32_t *index, rune_error *err)
+{
+    for (size_t i = 0; i < lib->param_count; i++)
+        if (strcmp(lib->params[i], name) == 0) {
+            *index = (uint32_t)i;
+            return RUNE_OK;
+        }
+    char *copy = rune__strdup(&lib->alloc, name);
+    if (!copy || !rune__grow(&lib->alloc, (void **)&lib->params, &lib->param_cap, lib->param_count + 1,
+                             sizeof *lib->params)) {
+        rune__strfree(&lib->alloc, copy);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding parameter \"%s\"", name);
+    }
+    lib->params[lib->param_count] = copy;
+    *index = (uint32_t)lib->param_count++;
+    return RUNE_OK;
+}
+
+size_t rune_library_param_count(const rune_library *lib) { return lib->param_count; }
+
+const char *rune_library_param_name(const rune_library *lib, uint32_t p)
+{
+    return p < lib->param_count ? lib->params[p] : "";
+}
+
+/* Appends (object, id copy, priority) to one of the named lists. */
+static rune_status add_named(rune_library *lib, void ***objects, char ***ids, int **priority, size_t *count,
+                             size_t *cap, void *object, const char *id, int prio, uint32_t *index, rune_error *err)
+{
+    char *copy = rune__strdup(&lib->alloc, id);
+    void **arrays[] = {(void **)objects, (void **)ids, (void **)priority};
+    const size_t sizes[] = {sizeof(void *), sizeof(char *), sizeof(int)};
+    if (!copy || !grow_parallel(&lib->alloc, cap, *count + 1, arrays, sizes, 3)) {
+        rune__strfree(&lib->alloc, copy);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding \"%s\"", id);
+    }
+    (*objects)[*count] = object;
+    (*ids)[*count] = copy;
+    (*priority)[*count] = rune_priority_clamp(prio);
+    if (index)
+        *index = (uint32_t)*count;
+    (*count)++;
+    return RUNE_OK;
+}
+
+rune_status rune_library_add_motion(rune_library *lib, const char *id, int priority,
+                                    const rune_motion_node_desc *nodes, size_t node_count, uint32_t *index,
+                                    rune_error *err)
+{
+    if (!id || !id[0])
+        return rune_fail(err, RUNE_E_INVALID, "motion: empty id");
+    if (playable_id_taken(lib, id))
+        return rune_fail(err, RUNE_E_INVALID, "motion \"%s\": the id is already a clip or motion of the library", id);
+    rune_motion *m;
+    rune_status st = rune_motion_create(nodes, node_count, lib->param_count, lib->clip_count, &lib->alloc, &m, err);
+    if (st)
+        return st;
+    st = add_named(lib, (void ***)&lib->motions, &lib->motion_ids, &lib->motion_priority, &lib->motion_count,
+                   &lib->motion_cap, m, id, priority, index, err);
+    if (st)
+        rune_motion_destroy(m);
+    return st;
+}
+
+size_t rune_library_motion_count(const rune_library *lib) { return lib->motion_count; }
+
+const rune_motion *rune_library_motion(const rune_library *lib, uint32_t i)
+{
+    return i < lib->motion_count ? lib->motions[i] : NULL;
+}
+
+const char *rune_library_motion_id(const rune_library *lib, uint32_t i)
+{
+    return i < lib->motion_count ? lib->motion_ids[i] : "";
+}
+
+int rune_library_motion_priority(const rune_library *lib, uint32_t i)
+{
+    return i < lib->motion_count ? lib->motion_priority[i] : RUNE_PRIORITY_CORE;
+}
+
+const rune_motion *rune_library_clip_motion(rune_library *lib, uint32_t clip)
+{
+    if (clip >= lib->clip_count)
+        return NULL;
+    if (!lib->clip_motions[clip]) {
+        rune_motion_sample_desc sample = {-1, clip, 0.0f, {0.0f, 0.0f}, 1.0f};
+        rune_motion_node_desc node = {RUNE_MOTION_CLIP, 0, 0, RUNE_BLEND2D_CARTESIAN, &sample, 1};
+        if (rune_motion_create(&node, 1, lib->param_count, lib->clip_count, &lib->alloc, &lib->clip_motions[clip],
+                               NULL))
+            return NULL;
+    }
+    return lib->clip_motions[clip];
+}
+
+rune_status rune_library_add_graph(rune_library *lib, const char *id, int priority, const rune_graph_desc *desc,
+                                   uint32_t *index, rune_error *err)
+{
+    if (!id || !id[0])
+        return rune_fail(err, RUNE_E_INVALID, "graph: empty id");
+    for (size_t i = 0; i < lib->graph_count; i++)
+        if (strcmp(lib->graph_ids[i], id) == 0)
+            return rune_fail(err, RUNE_E_INVALID, "graph \"%s\": the id is already a graph of the library", id);
+    if (desc->param_count != lib->param_count)
+        return rune_fail(err, RUNE_E_INVALID, "graph \"%s\": %zu parameters, but the library has %zu", id,
+                         desc->param_count, lib->param_count);
+    rune_graph *g;
+    rune_status st = rune_graph_create(desc, lib->rig, &lib->alloc, &g, err);
+    if (st)
+        return st;
+    st = add_named(lib, (void ***)&lib->graphs, &lib->graph_ids, &lib->graph_priority, &lib->graph_count,
+                   &lib->graph_cap, g, id, priority, index, err);
+    if (st)
+        rune_graph_destroy(g);
+    return st;
+}
+
+size_t rune_library_graph_count(const rune_library *lib) { return lib->graph_count; }
+
+const rune_graph *rune_library_graph(const rune_library *lib, uint32_t i)
+{
+    return i < lib->graph_count ? lib->graphs[i] : NULL;
+}
+
+const char *rune_library_graph_id(const rune_library *lib, uint32_t i)
+{
+    return i < lib->graph_count ? lib->graph_ids[i] : "";
+}
+
+int rune_library_graph_priority(const rune_library *lib, uint32_t i)
+{
+    return i < lib->graph_count ? lib->graph_priority[i] : RUNE_PRIORITY_CORE;
+}
+
+/* Index of `name` in names[0..n), or NOT_FOUND naming `what`, with the
+ * closest name suggested. */
+static rune_status find(const char *const *names, size_t n, const char *name, const char *what, uint32_t *out,
+                        rune_error *err)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = (uint32_t)i;
+            return RUNE_OK;
+        }
+    char hint[RUNE_NAME_SUGGEST_MAX + 32];
+    return rune_fail(err, RUNE_E_NOT_FOUND, "no %s \"%s\" in the library%s", what, name ? name : "",
+                     rune__did_you_mean(hint, sizeof hint, name, names, n));
+}
+
+rune_status rune_library_find_clip(const rune_library *lib, const char *id, uint32_t *clip, rune_error *err)
+{
+    return find(lib->clip_ids, lib->clip_count, id, "clip", clip, err);
+}
+
+rune_status rune_library_find_motion(const rune_library *lib, const char *id, uint32_t *motion, rune_error *err)
+{
+    return find((const char *const *)lib->motion_ids, lib->motion_count, id, "motion", motion, err);
+}
+
+rune_status rune_library_find_graph(const rune_library *lib, const char *id, uint32_t *graph, rune_error *err)
+{
+    return find((const char *const *)lib->graph_ids, lib->graph_count, id, "graph", graph, err);
+}
+
+rune_status rune_library_find_param(const rune_library *lib, const char *name, uint32_t *param, rune_error *err)
+{
+    return find((const char *const *)lib->params, lib->param_count, name, "parameter", param, err);
+}
+
+rune_status rune_library_find_joint(const rune_library *lib, const char *name, int32_t *joint, rune_error *err)
+{
+    *joint = name ? rune_rig_find(lib->rig, name) : -1;
+    if (*joint >= 0)
+        return RUNE_OK;
+    rune__name_match m;
+    rune__match_init(&m, name);
+    char buf[RUNE_NAME_SUGGEST_MAX], hint[RUNE_NAME_SUGGEST_MAX + 32];
+    for (size_t j = 0; j < rune_rig_joint_count(lib->rig); j++)
+        rune__match_offer(&m, rune_rig_joint_name(lib->rig, j, buf, sizeof buf));
+    return rune_fail(err, RUNE_E_NOT_FOUND, "no joint \"%s\" in the rig%s", name ? name : "",
+                     rune__match_hint(&m, hint, sizeof hint));
+}

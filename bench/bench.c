@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "rune/import.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +293,72 @@ static int bench_crowd(const bench_scene *s, size_t rigs, size_t workers, double
     return rc;
 }
 
+/* (g) crowds of characters that each run a 2-layer graph (a directional
+ * 2D blend space base layer in a sync group, an upper-body override layer
+ * masked to one subtree) with root motion extraction */
+static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
+{
+    rune_library *lib = s->lib;
+    if (rune_library_find_graph(lib, "crowd", graph, NULL) == RUNE_OK)
+        return 0;
+    uint32_t vx, vy, dirs;
+    if (rune_library_add_param(lib, "vx", &vx, NULL) || rune_library_add_param(lib, "vy", &vy, NULL))
+        return 1;
+    rune_motion_sample_desc smp[5] = {{-1, 0, 0, {0, 0}, 1},  {-1, 1, 0, {0, 1}, 1}, {-1, 2, 0, {1, 0}, 1},
+                                      {-1, 3, 0, {0, -1}, 1}, {-1, 4, 0, {-1, 0}, 1}};
+    rune_motion_node_desc node = {RUNE_MOTION_BLEND2D, vx, vy, RUNE_BLEND2D_DIRECTIONAL, smp, 5};
+    if (rune_library_add_motion(lib, "dirs", RUNE_PRIORITY_MOVEMENT, &node, 1, &dirs, NULL))
+        return 1;
+    const rune_motion *upper_motion = rune_library_clip_motion(lib, 5);
+    if (!upper_motion)
+        return 1;
+    rune_state_desc base = {.motion = rune_library_motion(lib, dirs), .speed = 1, .sync_group = 0, .name = "Loco"};
+    rune_state_desc upper = {.motion = upper_motion, .speed = 1, .sync_group = 0, .name = "Wave"};
+    rune_mask_entry mask = {1, 1.0f, true}; /* joint 1 and its subtree: half the tree */
+    rune_layer_desc layers[2] = {
+        {.blend = RUNE_LAYER_OVERRIDE, .weight = 1, .states = &base, .state_count = 1, .name = "base"},
+        {.blend = RUNE_LAYER_OVERRIDE, .weight = 0.8f, .states = &upper, .state_count = 1, .mask = &mask,
+         .mask_count = 1, .name = "upper"}};
+    rune_param_desc params[2] = {{RUNE_PARAM_FLOAT, 0}, {RUNE_PARAM_FLOAT, 0}};
+    const char *names[2] = {"vx", "vy"};
+    rune_graph_desc d = {params, 2, layers, 2, names};
+    return rune_library_add_graph(lib, "crowd", RUNE_PRIORITY_MOVEMENT, &d, graph, NULL) != RUNE_OK;
+}
+
+static int bench_graph_crowd(const bench_scene *s, size_t count, size_t workers, double min_s)
+{
+    const rune_allocator counting = {counting_alloc, counting_free, NULL};
+    uint32_t graph;
+    crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
+    int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &counting, &c.batch, NULL);
+    rune_character_desc cd = {.lib = s->lib, .root_joint = 0};
+    for (size_t i = 0; !rc && i < count; i++) {
+        uint32_t h;
+        rune_play_params pp = {.fade = 0.0f, .weight = 1.0f, .speed = 0.9f + 0.2f * (float)(i % 11) / 11.0f};
+        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL) ||
+             rune_character_start_graph(c.chars[i], graph, &pp, &h, NULL);
+        if (!rc) {
+            float a = 0.37f * (float)i;
+            rune_character_set_param(c.chars[i], h, 0, 0.8f * sinf(a));
+            rune_character_set_param(c.chars[i], h, 1, 0.8f * cosf(a));
+        }
+    }
+    if (!rc) {
+        crowd_run(&c); /* warm-up */
+        size_t before = atomic_load(&crowd_allocs), frames = 0;
+        double t = per_call(crowd_run, &c, min_s, &frames);
+        printf("  (g) %zu characters x 2-layer graph + root motion, %zu worker%s + caller: %8.2f ms per frame"
+               "  %6.2f ns/joint  (%zu allocations in %zu frames)\n",
+               count, workers, workers == 1 ? "" : "s", 1e3 * t,
+               1e9 * t / (double)(count * rune_rig_joint_count(s->rig)), atomic_load(&crowd_allocs) - before, frames);
+    }
+    for (size_t i = 0; c.chars && i < count; i++)
+        rune_character_destroy(c.chars[i]);
+    free(c.chars);
+    rune_batch_destroy(c.batch);
+    return rc;
+}
+
 int rune_bench_main(int argc, char **argv)
 {
     bool quick = argc > 0 && strcmp(argv[0], "--quick") == 0;
@@ -331,6 +398,11 @@ int rune_bench_main(int argc, char **argv)
     if (cores > 1)
         rc |= bench_crowd(&s, rigs, (size_t)cores - 1, min_s);
     printf("  (f) (b) against the scalar reference: %.2fx\n", ratio_b);
+    for (size_t n = 1000; n <= (quick ? 1000u : 10000u); n *= 10) {
+        rc |= bench_graph_crowd(&s, n, 0, min_s);
+        if (cores > 1)
+            rc |= bench_graph_crowd(&s, n, 1, min_s);
+    }
 
     const char *bvh = "/usr/share/assimp/models/BVH/01_01.bvh";
     rune_import *imp = NULL;

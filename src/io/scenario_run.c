@@ -53,23 +53,14 @@ static rune_status find_joint(const runner *r, const char *name, const char *whe
     if (!rune_library_find_joint(r->lib, name, joint, err))
         return RUNE_OK;
     rune_error_prefix(err, "%s", where);
-    if (err)
-        err->status = RUNE_E_INVALID;
-    return RUNE_E_INVALID;
+    return err ? (err->status = RUNE_E_INVALID) : RUNE_E_INVALID;
 }
 
-/* The root joint of the scenario, or RUNE_NO_ROOT. */
+/* The root joint of the scenario (default the first), or RUNE_NO_ROOT. */
 static rune_status root_joint(const runner *r, int32_t *root, rune_error *err)
 {
-    const rune_scenario *s = r->s;
-    *root = RUNE_NO_ROOT;
-    if (!s->root_motion || s->joint_count == 0)
-        return RUNE_OK;
-    if (!s->root_joint) {
-        *root = 0;
-        return RUNE_OK;
-    }
-    return find_joint(r, s->root_joint, "root_joint: ", root, err);
+    *root = r->s->root_motion && r->s->joint_count > 0 ? 0 : RUNE_NO_ROOT;
+    return *root == 0 && r->s->root_joint ? find_joint(r, r->s->root_joint, "root_joint: ", root, err) : RUNE_OK;
 }
 
 static rune_status prepare(runner *r, rune_error *err)
@@ -152,41 +143,39 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
 {
     const rune_command *c = &r->s->commands[i];
     uint32_t h = c->kind == RUNE_CMD_CONTROL ? 0 : live_handle(r, c->target);
+    rune_adjust_params adjust = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
+    rune_control control = {r->control_id[i], r->control_joint[i], c->priority, c->mode,
+                            c->xform,          c->weight,          c->has_t,    c->has_r};
     switch (c->kind) {
     case RUNE_CMD_PLAY:
     case RUNE_CMD_GRAPH:
         return start(r, c, err);
-    case RUNE_CMD_ADJUST: {
-        rune_adjust_params p = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
-        rune_character_adjust(r->ch, h, &p);
-        return RUNE_OK;
-    }
+    case RUNE_CMD_ADJUST:
+        rune_character_adjust(r->ch, h, &adjust);
+        break;
     case RUNE_CMD_STOP:
         rune_character_stop(r->ch, h, c->fade);
-        return RUNE_OK;
+        break;
     case RUNE_CMD_SET:
         rune_character_set_param(r->ch, h, c->param_index, c->value);
-        return RUNE_OK;
+        break;
     case RUNE_CMD_TRIGGER:
         rune_character_trigger(r->ch, h, c->param_index);
-        return RUNE_OK;
+        break;
     case RUNE_CMD_TRAVEL:
         rune_character_travel(r->ch, h, c->layer, c->state_index);
-        return RUNE_OK;
+        break;
     case RUNE_CMD_FADE_LAYER:
         rune_character_fade_layer(r->ch, h, c->layer, c->weight, c->fade);
-        return RUNE_OK;
-    case RUNE_CMD_CONTROL: {
-        if (c->remove) {
+        break;
+    case RUNE_CMD_CONTROL:
+        if (c->remove)
             rune_character_remove_control(r->ch, r->control_id[i]);
-            return RUNE_OK;
-        }
-        rune_control ctl = {r->control_id[i], r->control_joint[i], c->priority, c->mode,
-                            c->xform,          c->weight,          c->has_t,    c->has_r};
-        return rune_character_set_control(r->ch, &ctl, err);
+        else
+            return rune_character_set_control(r->ch, &control, err);
+        break;
     }
-    }
-    return rune_fail(err, RUNE_E_INVALID, "commands[%zu]: unsupported command", c->index);
+    return RUNE_OK;
 }
 
 static void add_weight(runner *r, const char *source, float w)

@@ -359,9 +359,28 @@ static int bench_graph_crowd(const bench_scene *s, size_t count, size_t workers,
     return rc;
 }
 
+static const char usage[] =
+    "usage: rune bench [--quick]\n"
+    "  Prints throughput figures (docs/performance.md): sampling, sample + mix, a 2D blend\n"
+    "  space with an additive layer, local-to-model matrices, crowds, CMU mocap, cost growth;\n"
+    "  each against a scalar reference measured in the same run.\n"
+    "  --quick   shorter runs and smaller crowds\n";
+
 int rune_bench_main(int argc, char **argv)
 {
-    bool quick = argc > 0 && strcmp(argv[0], "--quick") == 0;
+    bool quick = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+            continue;
+        }
+        fprintf(stderr, "rune bench: unknown argument \"%s\" (see rune bench --help)\n", argv[i]);
+        return 2;
+    }
     double min_s = quick ? 0.03 : 0.25;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("rune bench%s: kernel %s, %ld cores; figures per frame (dt 1/60 s), ratio = reference / rune in this run\n",

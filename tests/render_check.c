@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     char png[1024], svg[1024], cmd[4096];
     snprintf(png, sizeof png, "%s/render.png", argv[3]);
     snprintf(svg, sizeof svg, "%s/render.svg", argv[3]);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' render '%s' -o '%s' --size 900x700 --frames 4 && '%s' render '%s' -o '%s'",
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' render '%s' -o '%s' --size 900x700 --snapshots 4 --force && '%s' render '%s' -o '%s' --force",
              argv[3], argv[1], argv[2], png, argv[1], argv[2], svg);
     if (system(cmd) != 0)
         return fail("rune render failed: ", cmd);

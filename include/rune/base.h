@@ -27,7 +27,8 @@ typedef enum rune_status {
 
 #define RUNE_ERROR_MAX 320
 
-/** One-line error report. `message` is always NUL-terminated. */
+/** One-line error report. `message` is always NUL-terminated and holds no
+ * control characters (those of quoted names are written as \xNN). */
 typedef struct rune_error {
     rune_status status;
     char message[RUNE_ERROR_MAX];

@@ -123,7 +123,20 @@ typedef struct rune_scenario {
     int frames;
     bool root_motion;       /**< extract root motion (default true) */
     const char *root_joint; /**< NULL: the rig's first joint */
+    const char **warnings;  /**< "FILE: path: what" for what loaded but looks
+                                 wrong (unknown keys), first ones only */
+    size_t warning_count;
+    size_t warnings_dropped; /**< warnings past RUNE_SCENARIO_MAX_WARNINGS */
 } rune_scenario;
+
+/** Most warnings a loaded scenario keeps. */
+#define RUNE_SCENARIO_MAX_WARNINGS 32
+
+/** Loading flags. */
+enum {
+    /** Unknown keys are errors instead of warnings. */
+    RUNE_SCENARIO_STRICT = 1u << 0
+};
 
 /** Most frames a scenario may ask for. */
 #define RUNE_SCENARIO_MAX_FRAMES 1000000
@@ -136,6 +149,9 @@ rune_status rune_scenario_load_file(const char *path, const rune_allocator *allo
 /** Same, from text in memory; `name` stands in for the file name. */
 rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
                                       const rune_allocator *alloc, rune_scenario **out, rune_error *err);
+/** rune_scenario_load_string with flags (RUNE_SCENARIO_STRICT). */
+rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
+                                            const rune_allocator *alloc, rune_scenario **out, rune_error *err);
 void rune_scenario_destroy(rune_scenario *scenario);
 
 /** Builds a scenario's library: its rig, its clips (indexes as in the
@@ -179,14 +195,25 @@ typedef struct rune_frame_report {
     size_t weight_count;
 } rune_frame_report;
 
-typedef void (*rune_frame_fn)(void *user, const rune_frame_report *report);
+/** True when every number of a report (pose, root motion, event times,
+ * weights, time) is finite; otherwise, when `what` is given, names the
+ * first offender ("pose Root/Arm", "root_motion", ...) in `what`. The
+ * library never reports non-finite numbers for finite input: tools treat
+ * one as an internal error. */
+bool rune_frame_report_finite(const rune_frame_report *report, char *what, size_t what_size);
+
+/** Called after each frame; a status other than RUNE_OK stops the run,
+ * which then returns that status (the caller keeps its own message). */
+typedef rune_status (*rune_frame_fn)(void *user, const rune_frame_report *report);
 
 /** Most signals one frame of a run reports; more are dropped. */
 #define RUNE_SCENARIO_MAX_EVENTS 1024
 
 /** Prepares and evaluates every frame, calling `fn` after each one (after
  * signals are delivered). Fails before the first frame on a name that does
- * not resolve (message "FILE: commands[i].field: reason"). */
+ * not resolve (message "FILE: commands[i].field: reason"); stops when `fn`
+ * returns a status other than RUNE_OK (message "FILE: frame N: stopped by
+ * the caller"). Memory does not grow with the number of frames. */
 rune_status rune_scenario_run(const rune_scenario *scenario, const rune_allocator *alloc, rune_frame_fn fn,
                               void *user, rune_error *err);
 

@@ -9,6 +9,7 @@
 #define RUNE_MATH_H
 
 #include <math.h>
+#include <stdbool.h>
 
 typedef struct rune_vec2 { float x, y; } rune_vec2;
 typedef struct rune_vec3 { float x, y, z; } rune_vec3;
@@ -33,6 +34,16 @@ static inline rune_vec3 rune_v3_lerp(rune_vec3 a, rune_vec3 b, float u)
 {
     return rune_v3(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u);
 }
+
+/** Largest magnitude rune accepts for a translation, a key or marker time,
+ * a pose weight or mask weight: with it, every sum and product rune forms
+ * (means of many contributions, chains of joints, overshooting easings)
+ * stays far inside float range. Larger values are rejected when clips,
+ * rigs and controls are built. */
+#define RUNE_MAX_MAGNITUDE 1e18f
+
+/** x is finite and at most RUNE_MAX_MAGNITUDE in magnitude. */
+static inline bool rune_in_range(float x) { return isfinite(x) && fabsf(x) <= RUNE_MAX_MAGNITUDE; }
 
 /** x clamped to [0, 1]; NaN becomes 0. */
 static inline float rune_clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }

@@ -46,7 +46,7 @@ static bool superseded(const key_ref *refs, size_t n, size_t i)
     return i + 1 < n && same_track(&refs[i], &refs[i + 1]) && refs[i + 1].time == refs[i].time;
 }
 
-static bool finite3(rune_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+static bool in_range3(rune_vec3 v) { return rune_in_range(v.x) && rune_in_range(v.y) && rune_in_range(v.z); }
 
 static rune_status validate(const rune_sequence_desc *d, rune_error *err)
 {
@@ -57,8 +57,9 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
                          RUNE_PRIORITY_COUNT - 1);
     for (size_t i = 0; i < d->keyframe_count; i++) {
         const rune_keyframe_desc *k = &d->keyframes[i];
-        if (!isfinite(k->time))
-            return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].time: not a finite number", i);
+        if (!rune_in_range(k->time))
+            return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].time: not a finite number of at most %g", i,
+                             (double)RUNE_MAX_MAGNITUDE);
         for (size_t j = 0; j < k->pose_count; j++) {
             const rune_key_pose_desc *p = &k->poses[j];
             const rune_quat q = p->r;
@@ -66,16 +67,19 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].part: empty name", i, j);
             if (!p->parent)
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].parent: missing", i, j);
-            if (!finite3(p->t))
-                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].t: not finite", i, j);
+            if (!in_range3(p->t))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].t: not finite, or beyond %g", i, j,
+                                 (double)RUNE_MAX_MAGNITUDE);
             if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].r: not finite", i, j);
             if (!(rune_q_dot(q, q) > 1e-12f))
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].r: zero-length quaternion", i, j);
-            if (!isfinite(p->weight))
-                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].weight: not finite", i, j);
-            if (!isfinite(p->mask_weight))
-                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].mask_weight: not finite", i, j);
+            if (!rune_in_range(p->weight))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].weight: not finite, or beyond %g", i, j,
+                                 (double)RUNE_MAX_MAGNITUDE);
+            if (!rune_in_range(p->mask_weight))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].mask_weight: not finite, or beyond %g",
+                                 i, j, (double)RUNE_MAX_MAGNITUDE);
             if ((unsigned)p->easing >= RUNE_EASE_STYLE_COUNT)
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].easing: unknown style", i, j);
             if ((unsigned)p->direction >= RUNE_EASE_DIR_COUNT)
@@ -83,8 +87,9 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
         }
     }
     for (size_t i = 0; i < d->marker_count; i++) {
-        if (!isfinite(d->markers[i].time))
-            return rune_fail(err, RUNE_E_INVALID, "markers[%zu].time: not a finite number", i);
+        if (!rune_in_range(d->markers[i].time))
+            return rune_fail(err, RUNE_E_INVALID, "markers[%zu].time: not a finite number of at most %g", i,
+                             (double)RUNE_MAX_MAGNITUDE);
         if (!d->markers[i].name)
             return rune_fail(err, RUNE_E_INVALID, "markers[%zu].name: missing", i);
     }

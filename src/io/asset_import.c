@@ -454,9 +454,11 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
     importer I = {box, err, sc, 0, NULL, 0, path};
+    bool modes_nomem = false;
     if (read_gltf)
-        I.mode_count = rune__gltf_channel_modes(path, &box->arena, &I.modes);
-    rune_status st = convert(&I);
+        I.mode_count = rune__gltf_channel_modes(path, &box->arena, &I.modes, &modes_nomem);
+    rune_status st = modes_nomem ? rune_fail(err, RUNE_E_NOMEM, "out of memory reading the glTF samplers' modes")
+                                 : convert(&I);
     if (!st && !(box->imp.source = rune__arena_strdup(&box->arena, path)))
         st = nomem(&I);
     aiReleaseImport(sc);

@@ -112,7 +112,7 @@ static unsigned char *buffer_bytes(const gltf_file *g, json_t *root, size_t b, s
 
 /* Reads float accessor `a` (count x width floats) into the arena. */
 static const float *read_floats(const gltf_file *g, json_t *root, rune__arena *arena, json_int_t a, size_t *count,
-                                int *width)
+                                int *width, bool *nomem)
 {
     json_t *acc = json_array_get(json_object_get(root, "accessors"), (size_t)a);
     const char *type = json_string_value(json_object_get(acc, "type"));
@@ -130,10 +130,12 @@ static const float *read_floats(const gltf_file *g, json_t *root, rune__arena *a
                    (size_t)json_integer_value(json_object_get(acc, "byteOffset"));
     stride = stride ? stride : (size_t)w * 4;
     float *out = NULL;
-    if (bytes && stride >= (size_t)w * 4 && start <= len && (size_t)(n - 1) * stride + (size_t)w * 4 <= len - start &&
-        (out = rune__arena_array(arena, (size_t)n * (size_t)w, sizeof *out)))
-        for (json_int_t i = 0; i < n; i++)
+    if (bytes && stride >= (size_t)w * 4 && start <= len && (size_t)(n - 1) * stride + (size_t)w * 4 <= len - start) {
+        if (!(out = rune__arena_array(arena, (size_t)n * (size_t)w, sizeof *out)))
+            *nomem = true;
+        for (json_int_t i = 0; out && i < n; i++)
             memcpy(&out[i * w], bytes + start + (size_t)i * stride, (size_t)w * 4);
+    }
     free(bytes);
     *count = (size_t)n;
     *width = w;
@@ -151,9 +153,10 @@ static bool has_suffix(const char *s, const char *suffix)
     return true;
 }
 
-size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out)
+size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out, bool *nomem)
 {
     *out = NULL;
+    *nomem = false;
     if (!has_suffix(path, ".gltf") && !has_suffix(path, ".glb"))
         return 0;
     gltf_file g;
@@ -163,6 +166,7 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
     json_t *a, *c;
     json_array_foreach(anims, ai, a) count += json_array_size(json_object_get(a, "channels"));
     gltf_channel_mode *m = count ? rune__arena_array(arena, count, sizeof *m) : NULL;
+    *nomem = count && !m;
     size_t k = 0;
     json_array_foreach(anims, ai, a) {
         json_t *samplers = json_object_get(a, "samplers");
@@ -191,8 +195,10 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
             if (e->mode == GLTF_CUBIC && e->path != GLTF_OTHER) {
                 size_t nt = 0, nv = 0;
                 int wt = 0, wv = 0;
-                const float *t = read_floats(&g, root, arena, json_integer_value(json_object_get(sampler, "input")), &nt, &wt);
-                const float *v = read_floats(&g, root, arena, json_integer_value(json_object_get(sampler, "output")), &nv, &wv);
+                const float *t = read_floats(&g, root, arena, json_integer_value(json_object_get(sampler, "input")), &nt, &wt,
+                                             nomem);
+                const float *v = read_floats(&g, root, arena, json_integer_value(json_object_get(sampler, "output")), &nv, &wv,
+                                             nomem);
                 if (t && v && wt == 1 && nv == 3 * nt && wv == (e->path == GLTF_ROTATION ? 4 : 3)) {
                     e->times = t;
                     e->values = v;
@@ -202,6 +208,8 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
             }
             if (e->node)
                 k++;
+            else
+                *nomem = true;
         }
     }
     json_decref(root);

@@ -2,6 +2,8 @@
 #ifndef RUNE_SRC_IO_GLTF_INTERPOLATION_H
 #define RUNE_SRC_IO_GLTF_INTERPOLATION_H
 
+#include <stdbool.h>
+
 #include "../base/arena.h"
 
 typedef enum gltf_mode { GLTF_LINEAR = 0, GLTF_STEP, GLTF_CUBIC } gltf_mode;
@@ -23,8 +25,10 @@ typedef struct gltf_channel_mode {
 
 /** Reads every channel's mode when `path` is a .gltf/.glb file; returns how
  * many (0 for other formats or unreadable JSON: everything is then linear,
- * as assimp reports it). */
-size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out);
+ * as assimp reports it). *nomem is set when the arena ran out: the table
+ * is then incomplete, and the import must fail rather than silently lose
+ * STEP and CUBICSPLINE modes. */
+size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out, bool *nomem);
 /** The entry of one channel, or NULL (then linear). */
 const gltf_channel_mode *rune__gltf_channel(const gltf_channel_mode *m, size_t n, size_t animation, const char *node,
                                             gltf_path path);

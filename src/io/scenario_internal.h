@@ -10,6 +10,7 @@ typedef struct scenario_box {
     rune_scenario scenario; /* must stay first */
     rune_allocator alloc;
     rune__arena arena;
+    const char *warnings[RUNE_SCENARIO_MAX_WARNINGS];
 } scenario_box;
 
 #include <jansson.h>
@@ -23,6 +24,13 @@ rune_status rune__scenario_param(rune_scenario *s, rune__arena *arena, const cha
 rune_status rune__scenario_load_graphs(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 /** Index of a motion id, or -1. */
 int32_t rune__scenario_motion_index(const rune_scenario *s, const char *id);
+/** Adds "FILE: message" to the scenario's warnings (the first
+ * RUNE_SCENARIO_MAX_WARNINGS are kept, the rest counted). */
+rune_status rune__scenario_warn(rune_scenario *s, rune__arena *arena, const char *message, rune_error *err);
+/** Reports the keys the format does not know anywhere in the document:
+ * warnings, or with `strict` the first as an error. */
+rune_status rune__scenario_check_keys(json_t *root, rune_scenario *s, rune__arena *arena, bool strict,
+                                      rune_error *err);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

@@ -5,6 +5,8 @@
 #include "scenario_internal.h"
 #include "../base/alloc.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +325,11 @@ static rune_status load_play(loader *L, json_t *c, const char *path, const rune_
         (st = jr_float(c, "speed", path, false, 1.0f, &d->play.speed, L->err)) ||
         (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)))
         return st;
+    if (json_object_get(c, "priority")) {
+        d->play.has_priority = true;
+        if ((st = jr_priority(c, path, &d->play.priority, L->err)))
+            return st;
+    }
     d->is_motion = rune__scenario_motion_index(s, d->target) >= 0;
     if (!d->is_motion && rune__scenario_clip_index(s, d->target) < 0)
         return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown clip or motion \"%s\"", jr_join(p, path, "play"),
@@ -349,6 +356,10 @@ static rune_status load_control(loader *L, json_t *c, const char *path, rune_com
         (st = jr_string(c, "mode", path, false, "override", L->arena, &mode, L->err)))
         return st;
     d->priority = (int)pr;
+    if (!rune_in_range(d->xform.t.x) || !rune_in_range(d->xform.t.y) || !rune_in_range(d->xform.t.z)) {
+        char p[JR_PATH_MAX];
+        return rune_fail(L->err, RUNE_E_INVALID, "%s: beyond %g", jr_join(p, path, "t"), (double)RUNE_MAX_MAGNITUDE);
+    }
     d->has_t = json_object_get(c, "t") != NULL;
     d->has_r = json_object_get(c, "r") != NULL;
     if (strcmp(mode, "override") == 0)
@@ -491,11 +502,30 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
         (st = jr_string(root, "root_joint", "", false, NULL, L->arena, &s->root_joint, L->err)))
         return st;
     s->frames = (int)frames;
+    /* times are reported as floats: the last one must fit */
+    if (fabs((double)s->dt * (double)(frames > 0 ? frames : 1)) > FLT_MAX)
+        return rune_fail(L->err, RUNE_E_INVALID, "dt: %g x %lld frames is beyond float range", (double)s->dt, frames);
     return RUNE_OK;
 }
 
-static rune_status finish(json_t *root, json_error_t *jerr, const char *name, const rune_allocator *alloc,
-                          rune_scenario **out, rune_error *err)
+rune_status rune__scenario_warn(rune_scenario *s, rune__arena *arena, const char *message, rune_error *err)
+{
+    scenario_box *box = (scenario_box *)s;
+    if (s->warning_count == RUNE_SCENARIO_MAX_WARNINGS) {
+        s->warnings_dropped++;
+        return RUNE_OK;
+    }
+    size_t n = strlen(s->file) + strlen(message) + 3;
+    char *line = rune__arena_alloc(arena, n);
+    if (!line)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    snprintf(line, n, "%s: %s", s->file, message);
+    box->warnings[s->warning_count++] = line;
+    return RUNE_OK;
+}
+
+static rune_status finish(json_t *root, json_error_t *jerr, const char *name, unsigned flags,
+                          const rune_allocator *alloc, rune_scenario **out, rune_error *err)
 {
     *out = NULL;
     if (!root)
@@ -508,10 +538,15 @@ static rune_status finish(json_t *root, json_error_t *jerr, const char *name, co
     }
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
+    box->scenario.warnings = box->warnings;
     loader L = {&box->arena, err};
-    rune_status st = load_document(&L, root, &box->scenario);
-    if (!st && !(box->scenario.file = rune__arena_strdup(&box->arena, name)))
+    rune_status st = RUNE_OK;
+    if (!(box->scenario.file = rune__arena_strdup(&box->arena, name)))
         st = nomem(&L);
+    if (!st)
+        st = load_document(&L, root, &box->scenario);
+    if (!st)
+        st = rune__scenario_check_keys(root, &box->scenario, &box->arena, flags & RUNE_SCENARIO_STRICT, err);
     json_decref(root);
     if (st) {
         rune_error_prefix(err, "%s: ", name);
@@ -533,15 +568,21 @@ rune_status rune_scenario_load_file(const char *path, const rune_allocator *allo
     }
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
     fclose(f);
-    return finish(root, &jerr, path, alloc, out, err);
+    return finish(root, &jerr, path, 0, alloc, out, err);
+}
+
+rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
+                                            const rune_allocator *alloc, rune_scenario **out, rune_error *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
+    return finish(root, &jerr, name ? name : "<memory>", flags, alloc, out, err);
 }
 
 rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
                                       const rune_allocator *alloc, rune_scenario **out, rune_error *err)
 {
-    json_error_t jerr;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-    return finish(root, &jerr, name ? name : "<memory>", alloc, out, err);
+    return rune_scenario_load_string_flags(text, length, name, 0, alloc, out, err);
 }
 
 void rune_scenario_destroy(rune_scenario *s)

@@ -21,7 +21,8 @@ struct rune_animator {
     size_t joint_count;
     track_slot *slots;
     size_t slot_count, slot_cap;
-    size_t live_tracks;
+    size_t *live; /* slots of the live tracks, in start order */
+    size_t live_tracks, live_cap;
     rune_control *controls;
     size_t control_count, control_cap;
     rune_contribution *contribs;
@@ -66,6 +67,7 @@ void rune_animator_destroy(rune_animator *a)
     for (size_t i = 0; i < a->slot_count; i++)
         rune_sample_cache_destroy(a->slots[i].cache);
     rune__free(&al, a->slots, a->slot_cap, sizeof *a->slots);
+    rune__free(&al, a->live, a->live_cap, sizeof *a->live);
     rune__free(&al, a->controls, a->control_cap, sizeof *a->controls);
     rune__free(&al, a->contribs, a->contrib_cap, sizeof *a->contribs);
     rune__free(&al, a->order, a->order_cap, sizeof *a->order);
@@ -99,6 +101,8 @@ rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, co
                                uint32_t *handle, rune_error *err)
 {
     rune_play_params defaults = rune_play_defaults();
+    if (!rune__grow(&a->alloc, (void **)&a->live, &a->live_cap, a->live_tracks + 1, sizeof *a->live))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding a track");
     track_slot *s = free_slot(a, err);
     if (!s)
         return err ? err->status : RUNE_E_NOMEM;
@@ -115,7 +119,7 @@ rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, co
     uint32_t h = a->next_handle++;
     rune_track_start(&s->track, binding, s->cache, params ? params : &defaults, h);
     s->live = true;
-    a->live_tracks++;
+    a->live[a->live_tracks++] = (size_t)(s - a->slots);
     if (handle)
         *handle = h;
     return RUNE_OK;
@@ -156,6 +160,11 @@ rune_status rune_animator_set_control(rune_animator *a, const rune_control *c, r
 {
     if (c->joint < 0 || (size_t)c->joint >= a->joint_count)
         return rune_fail(err, RUNE_E_INVALID, "control %u: joint %d is outside the rig", c->id, c->joint);
+    const rune_xform *x = &c->xform;
+    if (!rune_in_range(x->t.x) || !rune_in_range(x->t.y) || !rune_in_range(x->t.z) || !isfinite(x->r.x) ||
+        !isfinite(x->r.y) || !isfinite(x->r.z) || !isfinite(x->r.w) || !isfinite(c->weight))
+        return rune_fail(err, RUNE_E_INVALID, "control %u: not finite, or a translation beyond %g", c->id,
+                         (double)RUNE_MAX_MAGNITUDE);
     for (size_t i = 0; i < a->control_count; i++)
         if (a->controls[i].id == c->id) {
             a->controls[i] = *c;
@@ -186,18 +195,20 @@ void rune_animator_advance(rune_animator *a, float dt)
 {
     if (!isfinite(dt))
         dt = 0.0f;
-    for (size_t i = 0; i < a->slot_count; i++) {
-        track_slot *s = &a->slots[i];
-        if (!s->live)
-            continue;
+    /* in start order, so that signals come in start order */
+    size_t kept = 0;
+    for (size_t i = 0; i < a->live_tracks; i++) {
+        track_slot *s = &a->slots[a->live[i]];
         rune_track_advance(&s->track, dt, &a->signals);
         if (rune_fade_finished(&s->track.fade)) {
             rune_event e = {RUNE_EVENT_STOPPED, s->track.handle, NULL, NULL, 0.0f};
             rune_signal_queue_push(&a->signals, &e);
             s->live = false;
-            a->live_tracks--;
+            continue;
         }
+        a->live[kept++] = a->live[i];
     }
+    a->live_tracks = kept;
 }
 
 static bool reserve_scratch(rune_animator *a, size_t n)
@@ -217,11 +228,9 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
     if (!reserve_scratch(a, n + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory composing a frame");
     size_t k = 0;
-    for (size_t i = 0; i < a->slot_count; i++) {
-        track_slot *s = &a->slots[i];
-        if (!s->live)
-            continue;
-        a->contribs[k++] = (rune_contribution){NULL, s->track.fade.weight, s->track.priority, &s->track};
+    for (size_t i = 0; i < a->live_tracks; i++) {
+        const rune_track *t = &a->slots[a->live[i]].track;
+        a->contribs[k++] = (rune_contribution){NULL, t->fade.weight, t->priority, t};
     }
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];

@@ -11,7 +11,9 @@ void KERNEL(rune__mix_accumulate)(mix_lanes *restrict acc, const rune_sample_chu
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float share = weight * s->coverage[i];
-        share = share > 0.0f ? (share < 1.0f ? share : 1.0f) : 0.0f;
+        /* shares too small to show are none: a denormal share would make
+         * the mean's 1 / sum overflow */
+        share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
         float d = acc->qx[i] * s->qx[i] + acc->qy[i] * s->qy[i] + acc->qz[i] * s->qz[i] + acc->qw[i] * s->qw[i];
         float ss = d < 0.0f ? -share : share; /* hemisphere alignment as a select */
         acc->qx[i] += ss * s->qx[i];

@@ -18,8 +18,12 @@ typedef struct mix_lanes {
     float c[RUNE_SAMPLE_CHUNK];
 } mix_lanes;
 
+/* Shares at or below this count as 0 (they cannot move a float pose, and
+ * 1 / sum of denormal shares overflows). */
+#define RUNE_MIN_SHARE 1e-12f
+
 /* acc += s * sample for lanes [0, n), s = clamp(weight * coverage, 0, 1)
- * (NaN: 0); each rotation is added with the sign that puts it in the
+ * (NaN or at most RUNE_MIN_SHARE: 0); each rotation is added with the sign that puts it in the
  * running sum's hemisphere. `weight` must be finite. */
 KERNEL_DECLARE(void, rune__mix_accumulate, (mix_lanes *acc, const rune_sample_chunk *sample, float weight, size_t n));
 

@@ -9,6 +9,10 @@ void rune_fade_to(rune_fade *f, float target, float seconds)
         f->rate = 0.0f;
     } else {
         f->rate = fabsf(f->target - f->weight) / seconds;
+        if (!isfinite(f->rate)) { /* a fade too short to measure jumps */
+            f->weight = f->target;
+            f->rate = 0.0f;
+        }
     }
 }
 

@@ -9,7 +9,7 @@ double rune_wrap_phase(double t, double length)
     double r = fmod(t, length);
     if (r < 0.0)
         r += length;
-    return r >= length ? 0.0 : r; /* rounding can land exactly on length */
+    return r >= length ? 0.0 : r + 0.0; /* rounding can land exactly on length; -0 becomes 0 */
 }
 
 float rune_wrap_time(double t, float length)
@@ -17,6 +17,10 @@ float rune_wrap_time(double t, float length)
     float f = (float)rune_wrap_phase(t, length);
     return f >= length ? 0.0f : f; /* rounding to float can land on length */
 }
+
+/* Cycle counts up to this keep every marker time within a cycle exact to
+ * far better than a float clip time (2^40 cycles: 2^-12 of a cycle). */
+#define PRECISE_CYCLES 1099511627776.0
 
 static void push_marker(rune_signal_queue *q, uint32_t source, const rune_marker *m)
 {
@@ -42,6 +46,13 @@ double rune_walk_markers(const rune_clip *clip, double from, double to, double c
     if (cycle_len > 0.0) {
         /* bound the visited span: a stall replays at most the last cycles */
         double span = RUNE_MARKER_CYCLE_SPAN * cycle_len;
+        if (fabs(to) > PRECISE_CYCLES * cycle_len) {
+            /* so far out that a cycle's markers no longer have distinct
+             * times: walk the same span ending at the new time's phase */
+            double d = fmin(fabs(to - from), span);
+            to = rune_wrap_phase(to, cycle_len);
+            from = forward ? to - d : to + d;
+        }
         if (forward && to - from > span)
             from = to - span;
         if (!forward && from - to > span)

@@ -108,9 +108,10 @@ static rune_status check_joint(const rune_rig *rig, const rune_joint_desc *d, si
     if (strchr(d->part, '/'))
         return rune_fail(err, RUNE_E_INVALID, "joints[%zu].part: \"%s\" contains '/'", index, d->part);
     const rune_xform f = d->frame;
-    if (!isfinite(f.t.x) || !isfinite(f.t.y) || !isfinite(f.t.z) || !isfinite(f.r.x) || !isfinite(f.r.y) ||
-        !isfinite(f.r.z) || !isfinite(f.r.w))
-        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame: not finite", index);
+    if (!rune_in_range(f.t.x) || !rune_in_range(f.t.y) || !rune_in_range(f.t.z) || !isfinite(f.r.x) ||
+        !isfinite(f.r.y) || !isfinite(f.r.z) || !isfinite(f.r.w))
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame: not finite, or a translation beyond %g", index,
+                         (double)RUNE_MAX_MAGNITUDE);
     if (!(rune_q_dot(f.r, f.r) > 1e-12f))
         return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame.r: zero-length quaternion", index);
     int32_t p = resolve_parent(rig, d->parent);

@@ -83,6 +83,35 @@ static void test_error_classes(void **state)
     expect_error("{" RIG ", \"dt\": 0.1, \"dt\": 0.2}", "t.json:1:"); /* duplicate key */
 }
 
+/* Unknown keys: warnings with the JSON path and the closest known key, or
+ * with RUNE_SCENARIO_STRICT the first one as the error. A key holding a
+ * newline (found by fuzz_load) stays one line, escaped. */
+static void test_unknown_keys(void **state)
+{
+    (void)state;
+    const char *doc = "{" RIG ", \"framez\": 3, \"clips\": [{\"id\": \"c\", \"lop\": true}],"
+                      " \"comm\\nds\": []}";
+    rune_scenario *s;
+    rune_error err;
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(s->warning_count, 3);
+    const char *want[3] = {"t.json: framez: unknown key (did you mean \"frames\"?)",
+                           "t.json: comm\\x0ads: unknown key (did you mean \"commands\"?)",
+                           "t.json: clips[0].lop: unknown key (did you mean \"loop\"?)"};
+    for (size_t i = 0; i < 3; i++) {
+        bool found = false;
+        for (size_t k = 0; k < s->warning_count; k++)
+            found |= strcmp(s->warnings[k], want[i]) == 0;
+        if (!found)
+            fail_msg("missing warning: %s", want[i]);
+    }
+    rune_scenario_destroy(s);
+    assert_int_equal(rune_scenario_load_string_flags(doc, strlen(doc), "t.json", RUNE_SCENARIO_STRICT, NULL, &s, &err),
+                     RUNE_E_INVALID);
+    assert_null(strchr(err.message, '\n'));
+    assert_non_null(strstr(err.message, "unknown key"));
+}
+
 static void test_defaults_and_negative_key_time(void **state)
 {
     (void)state;
@@ -195,6 +224,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_classes),
+        cmocka_unit_test(test_unknown_keys),
         cmocka_unit_test(test_defaults_and_negative_key_time),
         cmocka_unit_test(test_run_errors_name_the_command),
         cmocka_unit_test(test_load_and_run_allocation_failures),

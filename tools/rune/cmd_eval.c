@@ -1,8 +1,12 @@
-#define _POSIX_C_SOURCE 200809L /* open_memstream, strdup, strtok_r */
-/* `rune eval FILE`: run a scenario and print every frame as JSON (the
- * contract in docs/eval-output.md). Output is built in memory and written
- * only on success, so bad input leaves stdout empty. */
+/* `rune eval FILE|-`: run a scenario and print every frame as JSON (the
+ * contract in docs/eval-output.md). Frames are streamed to stdout as they
+ * are evaluated, so memory does not grow with their number; every write is
+ * checked. Bad input is found before the first frame, so it leaves stdout
+ * empty; a failure after output began (an I/O error, an internal error)
+ * stops the run with its exit status and one line on stderr. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "commands.h"
+#include "cli.h"
 #include "json_out.h"
 #include "rune/io.h"
 
@@ -10,20 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char usage[] =
+    "usage: rune eval FILE|- [--frames A:B] [--joints P/J,...] [--strict] [--quiet]\n"
+    "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md).\n"
+    "  -             read the scenario from stdin\n"
+    "  --frames A:B  print frames A to B-1 (A: to the end); all frames are evaluated\n"
+    "  --joints L    print only these pose keys (comma-separated parent/part names)\n"
+    "  --strict      unknown JSON keys are errors, not warnings\n"
+    "  --quiet       no warnings\n";
+
 typedef struct eval_opts {
     const char *file;
     long first, last; /* frames [first, last) */
-    char *joints;     /* comma-separated pose keys, or NULL for all */
+    const char *joints; /* comma-separated pose keys, or NULL for all */
+    bool strict;
 } eval_opts;
 
 typedef struct eval_out {
-    FILE *f;
     const eval_opts *o;
-    bool any;
+    bool started, any;
     bool *keep; /* per joint */
-    size_t joint_count;
     int status;
-    char bad_joint[128];
+    char msg[512];
 } eval_out;
 
 static const char *const kind_names[] = {"marker", "loop", "stopped"};
@@ -50,48 +62,36 @@ static void write_events(FILE *f, const rune_frame_report *r)
     fputs("]", f);
 }
 
-/* Marks the joints named by --joints; false (with the name kept) if one is
- * not in the rig. */
-static bool select_joints(eval_out *o, const rune_rig *rig)
+/* Marks the joints named by --joints; an error if one is not in the rig. */
+static int select_joints(eval_out *o, const rune_rig *rig)
 {
-    o->joint_count = rune_rig_joint_count(rig);
-    o->keep = calloc(o->joint_count ? o->joint_count : 1, sizeof *o->keep);
-    if (!o->keep)
-        return false;
-    if (!o->o->joints) {
-        for (size_t j = 0; j < o->joint_count; j++)
-            o->keep[j] = true;
-        return true;
+    size_t n = rune_rig_joint_count(rig);
+    o->keep = calloc(n ? n : 1, sizeof *o->keep);
+    if (!o->keep) {
+        snprintf(o->msg, sizeof o->msg, "%s: out of memory", o->o->file);
+        return EXIT_INTERNAL;
     }
+    for (size_t j = 0; !o->o->joints && j < n; j++)
+        o->keep[j] = true;
+    if (!o->o->joints)
+        return EXIT_OK;
     char *list = strdup(o->o->joints), *save = NULL;
-    bool ok = list != NULL;
+    int rc = list ? EXIT_OK : EXIT_INTERNAL;
     for (char *tok = list ? strtok_r(list, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
         int32_t j = rune_rig_find(rig, tok);
         if (j < 0) {
-            snprintf(o->bad_joint, sizeof o->bad_joint, "%s", tok);
-            ok = false;
+            snprintf(o->msg, sizeof o->msg, "%s: --joints: no joint \"%s\" in the rig", o->o->file, tok);
+            rc = EXIT_INPUT;
             break;
         }
         o->keep[j] = true;
     }
     free(list);
-    return ok;
+    return rc;
 }
 
-static void on_frame(void *user, const rune_frame_report *r)
+static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
 {
-    eval_out *o = user;
-    if (o->status)
-        return;
-    if (!o->keep && !select_joints(o, r->rig)) {
-        o->status = 2;
-        return;
-    }
-    if (r->frame < o->o->first || r->frame >= o->o->last)
-        return;
-    FILE *f = o->f;
-    fputs(o->any ? ",\n  " : "\n  ", f);
-    o->any = true;
     fprintf(f, "{\"frame\": %d, \"time\": ", r->frame);
     json_out_number(f, r->time);
     fputs(", \"pose\": {", f);
@@ -125,79 +125,94 @@ static void on_frame(void *user, const rune_frame_report *r)
     fputs("}}", f);
 }
 
+static rune_status on_frame(void *user, const rune_frame_report *r)
+{
+    eval_out *o = user;
+    if (!o->keep && (o->status = select_joints(o, r->rig)))
+        return RUNE_E_INVALID;
+    char what[160];
+    if (!rune_frame_report_finite(r, what, sizeof what)) {
+        snprintf(o->msg, sizeof o->msg, "%s: frame %d: internal error: non-finite %s (please report this input)",
+                 o->o->file, r->frame, what);
+        o->status = EXIT_INTERNAL;
+        return RUNE_E_INVALID;
+    }
+    if (!o->started) {
+        fputs("{\"frames\": [", stdout);
+        o->started = true;
+    }
+    if (r->frame < o->o->first || r->frame >= o->o->last)
+        return RUNE_OK;
+    fputs(o->any ? ",\n  " : "\n  ", stdout);
+    o->any = true;
+    write_frame(stdout, o, r);
+    if (ferror(stdout)) {
+        snprintf(o->msg, sizeof o->msg, "<stdout>: write failed");
+        o->status = EXIT_IO;
+        return RUNE_E_IO;
+    }
+    return RUNE_OK;
+}
+
 static int parse_args(int argc, char **argv, eval_opts *o)
 {
     o->first = 0;
     o->last = RUNE_SCENARIO_MAX_FRAMES + 1L;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            char *end;
-            const char *spec = argv[++i];
-            o->first = strtol(spec, &end, 10);
-            if (*end != ':' || o->first < 0) {
-                fprintf(stderr, "rune eval: --frames %s: expected A:B (frames A to B-1)\n", spec);
-                return 2;
-            }
-            const char *b = end + 1;
-            o->last = *b ? strtol(b, &end, 10) : o->last;
-            if (*b && (*end || o->last < o->first)) {
-                fprintf(stderr, "rune eval: --frames %s: expected A:B with A <= B\n", spec);
-                return 2;
-            }
+            if (cli_parse_frames(argv[++i], &o->first, &o->last))
+                return EXIT_INPUT;
         } else if (strcmp(argv[i], "--joints") == 0 && i + 1 < argc) {
             o->joints = argv[++i];
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            o->strict = true;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            cli_quiet = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "rune eval: unknown option \"%s\" (see rune --help)\n", argv[i]);
-            return 2;
+            cli_error("rune eval: unknown option \"%s\" (see rune eval --help)", argv[i]);
+            return EXIT_INPUT;
         } else if (!o->file) {
             o->file = argv[i];
         } else {
-            fprintf(stderr, "rune eval: more than one FILE given\n");
-            return 2;
+            cli_error("rune eval: more than one FILE given");
+            return EXIT_INPUT;
         }
     }
     if (!o->file) {
-        fprintf(stderr, "rune eval: missing FILE (usage: rune eval FILE [--frames A:B] [--joints P/J,...])\n");
-        return 2;
+        cli_error("rune eval: missing FILE (see rune eval --help)");
+        return EXIT_INPUT;
     }
-    return 0;
+    return EXIT_OK;
 }
 
 int cmd_eval(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+    }
     eval_opts opts = {0};
     int rc = parse_args(argc, argv, &opts);
     if (rc)
         return rc;
+    char msg[512];
+    rune_scenario *s = cli_load_scenario(opts.file, opts.strict, msg, sizeof msg, &rc);
+    if (!s) {
+        cli_error("%s", msg);
+        return rc;
+    }
+    eval_out out = {.o = &opts};
     rune_error err = {0};
-    rune_scenario *s;
-    if (rune_scenario_load_file(opts.file, NULL, &s, &err)) {
-        fprintf(stderr, "%s\n", err.message);
-        return 2;
-    }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) {
-        rune_scenario_destroy(s);
-        fprintf(stderr, "rune eval: out of memory\n");
-        return 2;
-    }
-    eval_out out = {mem, &opts, false, NULL, 0, 0, ""};
-    fputs("{\"frames\": [", mem);
     rune_status st = rune_scenario_run(s, NULL, on_frame, &out, &err);
-    fputs(out.any ? "\n]}\n" : "]}\n", mem);
-    fclose(mem);
-    if (!st && out.status)
-        snprintf(err.message, sizeof err.message, "%s: --joints: no joint \"%s\" in the rig", opts.file,
-                 out.bad_joint);
-    if (st || out.status) {
-        fprintf(stderr, "%s\n", err.message);
-        rc = 2;
-    } else {
-        fwrite(buf, 1, len, stdout);
-    }
-    free(buf);
+    if (!st && !out.started) /* zero frames */
+        fputs("{\"frames\": [", stdout);
+    if (!st)
+        fputs(out.any ? "\n]}\n" : "]}\n", stdout);
+    rc = out.status ? out.status : cli_exit_for(st);
+    if (rc)
+        cli_error("%s", out.status ? out.msg : err.message);
+    else if ((rc = cli_close_stdout(msg, sizeof msg)))
+        cli_error("%s", msg);
     free(out.keep);
     rune_scenario_destroy(s);
     return rc;

@@ -91,7 +91,7 @@ static void snapshot_row(cairo_t *cr, const sheet_data *d, box row, int snapshot
             continue;
         skeleton(cr, d, f, b, ax, ay, scale, (lx + hx) / 2, (ly + hy) / 2);
         char t[48];
-        snprintf(t, sizeof t, "frame %zu  t=%.2fs", f, (double)(f + 1) * d->dt);
+        snprintf(t, sizeof t, "frame %zu  t=%.2fs", f + d->first_frame, (double)(f + d->first_frame + 1) * d->dt);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         text(cr, b.x + 6, b.y + b.h - 8, 10, t);
     }
@@ -188,31 +188,36 @@ static void draw(cairo_t *cr, const sheet_data *d, int w, int h, int snapshots)
          "", d->series_count, " coverage");
 }
 
-int sheet_render(const sheet_data *d, const char *path, int w, int h, int snapshots, char *err, size_t err_size)
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
 {
-    size_t len = strlen(path);
-    bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
-    cairo_surface_t *s = svg ? cairo_svg_surface_create(path, w, h)
+    FILE *f = closure;
+    return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int sheet_render(const sheet_data *d, FILE *out, const char *name, bool svg, int w, int h, int snapshots, char *err,
+                 size_t err_size)
+{
+    cairo_surface_t *s = svg ? cairo_svg_surface_create_for_stream(write_stream, out, w, h)
                              : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, err_size, "%s: cannot create the picture: %s", path,
+        snprintf(err, err_size, "%s: cannot create the picture: %s", name,
                  cairo_status_to_string(cairo_surface_status(s)));
         cairo_surface_destroy(s);
-        return 2;
+        return 3;
     }
     cairo_t *cr = cairo_create(s);
     draw(cr, d, w, h, snapshots);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && !svg)
-        st = cairo_surface_write_to_png(s, path);
+        st = cairo_surface_write_to_png_stream(s, write_stream, out);
     cairo_surface_finish(s);
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, err_size, "%s: cannot write the picture: %s", path, cairo_status_to_string(st));
-        return 2;
+        snprintf(err, err_size, "%s: cannot write the picture: %s", name, cairo_status_to_string(st));
+        return 4;
     }
     return 0;
 }

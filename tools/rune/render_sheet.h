@@ -4,7 +4,9 @@
 #ifndef RUNE_TOOL_RENDER_SHEET_H
 #define RUNE_TOOL_RENDER_SHEET_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "rune/math.h"
@@ -16,6 +18,7 @@ typedef struct sheet_data {
     const char *title;
     double dt;
     size_t frames, joints;
+    size_t first_frame;        /* scenario frame of data frame 0 (--frames A:) */
     const int32_t *parent;     /* per joint */
     char (*joint_names)[SHEET_NAME];
     rune_vec3 *pos;            /* frames x joints, model space */
@@ -28,9 +31,9 @@ typedef struct sheet_data {
     size_t plot_joint_count;
 } sheet_data;
 
-/** Draws the sheet into a PNG or SVG file (by extension); returns 0 or
- * writes a message into err and returns 2. */
-int sheet_render(const sheet_data *d, const char *path, int width, int height, int snapshots, char *err,
-                 size_t err_size);
+/** Draws the sheet as PNG or SVG into `out` (`name` for messages);
+ * returns 0, or an exit status (3 internal, 4 I/O) with a message. */
+int sheet_render(const sheet_data *d, FILE *out, const char *name, bool svg, int width, int height, int snapshots,
+                 char *err, size_t err_size);
 
 #endif

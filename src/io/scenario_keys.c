@@ -1,0 +1,180 @@
+/* Unknown keys of a scenario document: after the document has loaded, one
+ * walk over it compares every object's keys with what the format knows
+ * there (docs/scenario.md), so a typo such as "framez" is reported with its
+ * JSON path and the closest known key instead of being silently ignored.
+ * A warning by default, an error with RUNE_SCENARIO_STRICT. */
+#include "scenario_internal.h"
+#include "json_read.h"
+#include "../base/names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct shape shape;
+
+/* A member whose value is an array of objects (or one object) of a shape. */
+typedef struct member {
+    const char *key;
+    const shape *of;
+    bool array;
+} member;
+
+struct shape {
+    const char *const *keys; /* NULL-terminated */
+    const member *members;   /* terminated by a NULL key */
+};
+
+/* Keys of each object, NULL-terminated. */
+static const char *const xform_keys[] = {"t", "r", NULL};
+static const char *const joint_keys[] = {"part", "parent", "frame", NULL};
+static const char *const rig_keys[] = {"joints", NULL};
+static const char *const pose_keys[] = {"parent", "part", "t", "r", "weight", "mask_weight", "easing", "direction",
+                                        NULL};
+static const char *const keyframe_keys[] = {"time", "poses", NULL};
+static const char *const marker_keys[] = {"time", "name", "value", NULL};
+static const char *const clip_keys[] = {"id", "revision", "loop", "priority", "keyframes", "markers", NULL};
+static const char *const sample_keys[] = {"clip", "motion", "threshold", "position", "speed", NULL};
+static const char *const motion_keys[] = {"id", "type", "param", "params", "mode", "priority", "samples", NULL};
+static const char *const param_keys[] = {"name", "type", "value", NULL};
+static const char *const mask_keys[] = {"joint", "weight", "propagate", NULL};
+static const char *const state_keys[] = {"name", "motion", "speed", "sync", NULL};
+static const char *const condition_keys[] = {"param", "op", "value", NULL};
+static const char *const transition_keys[] = {"from", "to", "duration", "exit_time", "interruptible", "conditions",
+                                              NULL};
+static const char *const layer_keys[] = {"name", "blend", "weight", "initial", "mask", "states", "transitions", NULL};
+static const char *const graph_keys[] = {"id", "priority", "params", "layers", NULL};
+static const char *const command_keys_common[] = {"frame", "play", "adjust", "stop", "control", "graph",
+                                                  "set", "trigger", "travel", "fade_layer", NULL};
+static const char *const root_keys[] = {"rig", "clips", "motions", "graphs", "dt", "frames", "commands",
+                                        "root_motion", "root_joint", NULL};
+
+static const member none[] = {{NULL, NULL, false}};
+static const shape xform_shape = {xform_keys, none};
+static const member joint_members[] = {{"frame", &xform_shape, false}, {NULL, NULL, false}};
+static const shape joint_shape = {joint_keys, joint_members};
+static const member rig_members[] = {{"joints", &joint_shape, true}, {NULL, NULL, false}};
+static const shape rig_shape = {rig_keys, rig_members};
+static const shape pose_shape = {pose_keys, none};
+static const member keyframe_members[] = {{"poses", &pose_shape, true}, {NULL, NULL, false}};
+static const shape keyframe_shape = {keyframe_keys, keyframe_members};
+static const shape marker_shape = {marker_keys, none};
+static const member clip_members[] = {{"keyframes", &keyframe_shape, true}, {"markers", &marker_shape, true},
+                                      {NULL, NULL, false}};
+static const shape clip_shape = {clip_keys, clip_members};
+static const shape sample_shape = {sample_keys, none};
+static const member motion_members[] = {{"samples", &sample_shape, true}, {NULL, NULL, false}};
+static const shape motion_shape = {motion_keys, motion_members};
+static const shape param_shape = {param_keys, none};
+static const shape mask_shape = {mask_keys, none};
+static const shape state_shape = {state_keys, none};
+static const shape condition_shape = {condition_keys, none};
+static const member transition_members[] = {{"conditions", &condition_shape, true}, {NULL, NULL, false}};
+static const shape transition_shape = {transition_keys, transition_members};
+static const member layer_members[] = {{"mask", &mask_shape, true}, {"states", &state_shape, true},
+                                       {"transitions", &transition_shape, true}, {NULL, NULL, false}};
+static const shape layer_shape = {layer_keys, layer_members};
+static const member graph_members[] = {{"params", &param_shape, true}, {"layers", &layer_shape, true},
+                                       {NULL, NULL, false}};
+static const shape graph_shape = {graph_keys, graph_members};
+/* a command's keys depend on its action: see action_keys */
+static const shape command_shape = {command_keys_common, none};
+static const member root_members[] = {{"rig", &rig_shape, false},         {"clips", &clip_shape, true},
+                                      {"motions", &motion_shape, true},   {"graphs", &graph_shape, true},
+                                      {"commands", &command_shape, true}, {NULL, NULL, false}};
+static const shape root_shape = {root_keys, root_members};
+
+static const char *const play_keys[] = {"track", "fade", "weight", "speed", "time", "priority", NULL};
+static const char *const adjust_keys[] = {"weight", "fade", "speed", NULL};
+static const char *const stop_keys[] = {"fade", NULL};
+static const char *const graph_cmd_keys[] = {"instance", "fade", "weight", NULL};
+static const char *const set_keys[] = {"param", "value", NULL};
+static const char *const trigger_keys[] = {"param", NULL};
+static const char *const travel_keys[] = {"state", "layer", NULL};
+static const char *const fade_layer_keys[] = {"layer", "weight", "fade", NULL};
+static const char *const control_keys[] = {"joint", "priority", "r", "t", "weight", "mode", "remove", NULL};
+
+/* The keys a command with this action takes besides "frame" and itself. */
+static const char *const *action_keys(json_t *cmd)
+{
+    static const struct {
+        const char *action;
+        const char *const *keys;
+    } table[] = {{"play", play_keys},     {"adjust", adjust_keys},   {"stop", stop_keys},
+                 {"graph", graph_cmd_keys}, {"set", set_keys},       {"trigger", trigger_keys},
+                 {"travel", travel_keys}, {"fade_layer", fade_layer_keys}, {"control", control_keys}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (json_object_get(cmd, table[i].action))
+            return table[i].keys;
+    return NULL;
+}
+
+static bool listed(const char *const *keys, const char *key)
+{
+    for (size_t i = 0; keys && keys[i]; i++)
+        if (strcmp(keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+typedef struct walk {
+    rune_scenario *s;
+    rune__arena *arena;
+    bool strict;
+    rune_error *err;
+} walk;
+
+static rune_status unknown(walk *w, const char *path, const char *key, const char *const *k1, const char *const *k2)
+{
+    rune__name_match m;
+    rune__match_init(&m, key);
+    for (size_t i = 0; k1 && k1[i]; i++)
+        rune__match_offer(&m, k1[i]);
+    for (size_t i = 0; k2 && k2[i]; i++)
+        rune__match_offer(&m, k2[i]);
+    char where[JR_PATH_MAX], hint[RUNE_NAME_SUGGEST_MAX + 32];
+    rune_error line; /* formatted as errors are: one line, control characters escaped */
+    rune_fail(&line, RUNE_E_INVALID, "%s: unknown key%s", jr_join(where, path, key),
+              rune__match_hint(&m, hint, sizeof hint));
+    if (w->strict)
+        return rune_fail(w->err, RUNE_E_INVALID, "%s", line.message);
+    return rune__scenario_warn(w->s, w->arena, line.message, w->err);
+}
+
+static rune_status check(walk *w, json_t *obj, const char *path, const shape *sh)
+{
+    if (!json_is_object(obj))
+        return RUNE_OK; /* the loader already rejected what had to be an object */
+    const char *const *keys = sh->keys, *const *extra = sh == &command_shape ? action_keys(obj) : NULL;
+    const char *key;
+    json_t *value;
+    rune_status st;
+    json_object_foreach(obj, key, value) {
+        if (!listed(keys, key) && !listed(extra, key) && (st = unknown(w, path, key, keys, extra)))
+            return st;
+    }
+    for (const member *m = sh->members; m->key; m++) {
+        json_t *v = json_object_get(obj, m->key);
+        char child[JR_PATH_MAX];
+        if (!m->array) {
+            if ((st = check(w, v, jr_join(child, path, m->key), m->of)))
+                return st;
+            continue;
+        }
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e) {
+            char p[JR_PATH_MAX];
+            snprintf(child, sizeof child, "%s[%zu]", jr_join(p, path, m->key), i);
+            if ((st = check(w, e, child, m->of)))
+                return st;
+        }
+    }
+    return RUNE_OK;
+}
+
+rune_status rune__scenario_check_keys(json_t *root, rune_scenario *s, rune__arena *arena, bool strict,
+                                      rune_error *err)
+{
+    walk w = {s, arena, strict, err};
+    return check(&w, root, "", &root_shape);
+}

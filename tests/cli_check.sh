@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The command line's contract, checked end to end: exit statuses (2 bad
+# input, 3 internal, 4 I/O), one line on stderr with control characters
+# escaped, --help everywhere, "-" for stdin, unknown-key warnings and
+# --strict, safe output files (never through a link, never over an input,
+# never over an existing file without --force, never half written), and
+# write errors on stdout.
+#   tests/cli_check.sh RUNE WORKDIR
+set -u
+rune="$1"
+work="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+scn="$here/scenarios/cubic_inout.json"
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+
+fail() {
+  echo "cli_check: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect STATUS DESCRIPTION -- COMMAND...: runs it (stdout and stderr kept)
+expect() {
+  local want=$1 what=$2
+  shift 3
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  [ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 200 "$work/err"))"
+  if [ "$want" != 0 ] && [ "$(wc -l <"$work/err")" != 1 ]; then
+    fail "$what: expected one line on stderr, got: $(cat "$work/err")"
+  fi
+}
+
+# --help: usage on stdout, exit 0, for every command
+for c in eval import render bench; do
+  expect 0 "$c --help" -- "$rune" "$c" --help
+  grep -q "^usage: rune $c" "$work/out" || fail "$c --help: no usage on stdout"
+  expect 0 "help $c" -- "$rune" help "$c"
+  grep -q "^usage: rune $c" "$work/out" || fail "help $c: no usage on stdout"
+done
+expect 0 "--help" -- "$rune" --help
+grep -q "4 a file or stream" "$work/out" || fail "--help does not document the exit statuses"
+expect 2 "unknown command" -- "$rune" frobnicate
+
+# stdin, and the same output as from the file
+"$rune" eval "$scn" >"$work/from_file.json" || fail "eval FILE failed"
+expect 0 "eval -" -- sh -c "'$rune' eval - <'$scn'"
+cmp -s "$work/out" "$work/from_file.json" || fail "eval - differs from eval FILE"
+
+# input errors: 2; a missing file: 4 (I/O)
+expect 2 "bad JSON" -- sh -c "echo '{\"rig\":' | '$rune' eval -"
+expect 4 "missing file" -- "$rune" eval "$work/no-such-file.json"
+expect 2 "bad --frames" -- "$rune" eval "$scn" --frames 3
+[ ! -s "$work/out" ] || fail "bad input printed something on stdout"
+
+# unknown keys: a warning naming the path and the closest key; --strict
+# makes it an error; --quiet silences the warning
+printf '{"rig": {"joints": [{"part": "Root"}]}, "framez": 3}' >"$work/typo.json"
+expect 0 "unknown key" -- "$rune" eval "$work/typo.json"
+grep -q 'warning: .*typo.json: framez: unknown key (did you mean "frames"?)' "$work/err" ||
+  fail "unknown key: no warning with a suggestion: $(cat "$work/err")"
+expect 2 "unknown key, --strict" -- "$rune" eval "$work/typo.json" --strict
+expect 0 "unknown key, --quiet" -- "$rune" eval "$work/typo.json" --quiet
+[ ! -s "$work/err" ] || fail "--quiet still warned: $(cat "$work/err")"
+
+# control characters quoted from the input are escaped on stderr
+printf '{"rig": {"joints": [{"part": "Root"}]}, "commands": [{"frame": 0, "play": "x\\u001dy"}]}' >"$work/ctl.json"
+expect 2 "control character in a name" -- "$rune" eval "$work/ctl.json"
+grep -q 'x\\x1dy' "$work/err" || fail "control character not escaped: $(od -c "$work/err" | head -3)"
+LC_ALL=C grep -q "$(printf '\035')" "$work/err" && fail "raw control byte on stderr"
+
+# stdout write errors: exit 4, one line
+if [ -w /dev/full ]; then
+  expect 4 "eval > /dev/full" -- sh -c "'$rune' eval '$scn' >/dev/full"
+fi
+
+# output files
+mkdir -p "$work/out_dir"
+expect 0 "import" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"
+expect 2 "import over an existing file" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"
+expect 0 "import --force" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" --force
+echo "elsewhere" >"$work/elsewhere.json"
+rm -f "$work/out_dir/tiny.json"
+ln -s "$work/elsewhere.json" "$work/out_dir/tiny.json"
+expect 2 "import through a symbolic link" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" --force
+[ "$(cat "$work/elsewhere.json")" = "elsewhere" ] || fail "a link's target was overwritten"
+cp "$scn" "$work/sheet.png"
+expect 2 "render over its input" -- "$rune" render "$work/sheet.png" -o "$work/sheet.png" --force
+cmp -s "$scn" "$work/sheet.png" || fail "the input was replaced"
+expect 2 "render to an unknown format" -- "$rune" render "$scn" -o "$work/sheet.jpg"
+[ ! -e "$work/sheet.jpg" ] || fail "an unknown format was written"
+long="$work/$(printf 'd%.0s' $(seq 1 250))/$(printf 'e%.0s' $(seq 1 250))/$(printf 'f%.0s' $(seq 1 250))"
+long="$long/$long/$long/$long/$long/$long/$long"
+expect 2 "render to a path too long" -- "$rune" render "$scn" -o "$long.png"
+ls "$work"/.*.png.* >/dev/null 2>&1 && fail "a temporary file was left behind"
+
+if [ "$failures" -ne 0 ]; then
+  echo "cli_check: $failures failure(s)" >&2
+  exit 1
+fi
+echo "cli_check: all passed"

@@ -1,0 +1,86 @@
+/* What every subcommand of `rune` shares: exit statuses, one-line messages
+ * on stderr (control characters escaped, warnings silenced by --quiet),
+ * reading FILE or "-" (stdin), and output files written safely: to a
+ * temporary file in the target directory, renamed into place only when
+ * complete, never through a symbolic link, never over an input, and over
+ * an existing file only with --force. */
+#ifndef RUNE_TOOL_CLI_H
+#define RUNE_TOOL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rune/base.h"
+#include "rune/io.h"
+
+/* Exit statuses (documented in `rune --help`). */
+enum {
+    EXIT_OK = 0,
+    EXIT_INPUT = 2,    /* bad input or usage */
+    EXIT_INTERNAL = 3, /* a bug or an exhausted resource (memory) */
+    EXIT_IO = 4        /* a file or stream could not be read or written */
+};
+
+/* The exit status for a library status. */
+int cli_exit_for(rune_status status);
+
+/* Warnings are dropped when set (--quiet). */
+extern bool cli_quiet;
+
+/* One line on stderr: printf-style, with control characters of the result
+ * escaped (\xNN) so that names quoted from a file cannot garble a
+ * terminal. cli_warning adds "warning: " and honours --quiet. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_warning(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Reads a whole file, or stdin for "-", into a malloc'd buffer (NUL
+ * terminated); on failure returns NULL with a message in msg. */
+char *cli_read_input(const char *path, size_t *size, char *msg, size_t msg_size);
+
+/* An output file being written. */
+typedef struct cli_output {
+    char path[4096];
+    char tmp[4096];
+    FILE *f;
+} cli_output;
+
+/* Opens a temporary file beside `path`. Refuses (EXIT_INPUT, message in
+ * msg) a path that is too long, a symbolic link, a directory, one of the
+ * `inputs` (NULL-terminated; "-" is skipped), or an existing file without
+ * `force`; EXIT_IO when the directory cannot be written. */
+int cli_output_open(cli_output *o, const char *path, const char *const *inputs, bool force, char *msg,
+                    size_t msg_size);
+/* Flushes, checks every write, closes and renames the file into place;
+ * on any failure removes the temporary and returns EXIT_IO with a
+ * message. */
+int cli_output_commit(cli_output *o, char *msg, size_t msg_size);
+/* Closes and removes the temporary (an error elsewhere). */
+void cli_output_abort(cli_output *o);
+
+/* Flushes and closes stdout, checking for a write error (a full disk, a
+ * closed pipe): EXIT_IO with a message, else EXIT_OK. */
+int cli_close_stdout(char *msg, size_t msg_size);
+
+/* Loads a scenario from FILE or "-" (stdin), printing its warnings
+ * (unknown keys; errors with `strict`); NULL with a message and *rc set
+ * on failure. */
+rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc);
+
+/* Parses --frames "A:B" (frames A to B-1) or "A:" (A to the end): the same
+ * meaning in every subcommand. Prints the problem and returns EXIT_INPUT
+ * when malformed. `last` is left alone for "A:". */
+int cli_parse_frames(const char *spec, long *first, long *last);
+
+/* "--help" or "-h" among the arguments. */
+bool cli_wants_help(int argc, char **argv);
+
+#endif

@@ -75,6 +75,10 @@ if [ -w /dev/full ]; then
   expect 4 "eval > /dev/full" -- sh -c "'$rune' eval '$scn' >/dev/full"
 fi
 
+# hostile times render too (bounded work: ctest's timeout catches a hang)
+expect 0 "render a hostile scenario" -- "$rune" render "$here/scenarios/hostile_marker_walk.json" -o "$work/hostile.png"
+expect 0 "render a hostile graph" -- "$rune" render "$here/scenarios/hostile_graph_speed.json" -o "$work/hostile.svg"
+
 # output files
 mkdir -p "$work/out_dir"
 expect 0 "import" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Installs rune's Debian dependencies (when missing) and builds it in build/.
+#   ./setup.sh          what building and testing need
+#   ./setup.sh --dev    also what only some tests and tools use (a browser
+#                       for the HTML inspector's test)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
           libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels
           fonts-dejavu-core)
+if [ "${1:-}" = "--dev" ]; then
+  packages+=(chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,6 +23,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SHARED=ON
 cmake --build build -j"$(nproc)"
 echo "built: build/rune"

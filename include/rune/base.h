@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 #define RUNE_VERSION_MAJOR 0
-#define RUNE_VERSION_MINOR 1
+#define RUNE_VERSION_MINOR 2
 #define RUNE_VERSION_PATCH 0
-#define RUNE_VERSION_STRING "0.1.0"
+#define RUNE_VERSION_STRING "0.2.0"
 
 /** Result of every fallible call. RUNE_OK is zero. */
 typedef enum rune_status {
@@ -44,11 +47,11 @@ typedef struct rune_allocator {
 } rune_allocator;
 
 /** The malloc/free allocator used when NULL is passed for an allocator. */
-const rune_allocator *rune_default_allocator(void);
+RUNE_API const rune_allocator *rune_default_allocator(void);
 
 /** Fills `err` (if non-NULL) with a printf-style message and returns
  * `status`, so error paths can `return rune_fail(err, ...)`. */
-rune_status rune_fail(rune_error *err, rune_status status, const char *fmt, ...)
+RUNE_API rune_status rune_fail(rune_error *err, rune_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -56,13 +59,15 @@ rune_status rune_fail(rune_error *err, rune_status status, const char *fmt, ...)
 
 /** Prepends "prefix" to an existing message in `err` (used to add a file
  * name or the outer JSON path as an error travels up). No-op on NULL. */
-void rune_error_prefix(rune_error *err, const char *fmt, ...)
+RUNE_API void rune_error_prefix(rune_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
 /** Short English name of a status ("invalid input", ...). */
-const char *rune_status_name(rune_status status);
+RUNE_API const char *rune_status_name(rune_status status);
+
+RUNE_END_DECLS
 
 #endif

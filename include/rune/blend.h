@@ -13,6 +13,9 @@
 #include "rune/clip.h"
 #include "rune/rig.h"
 #include "rune/play.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Leaves whose weight or |speed| is below this take no part in timing. */
 #define RUNE_MOTION_EPSILON 1e-4f
@@ -25,7 +28,7 @@
  * the range the nearest end takes all; samples sharing a threshold split
  * its weight evenly. O(n), thresholds in any order. `w` gets n weights
  * summing to 1 (for n > 0). */
-void rune_blend1d_weights(const float *thresholds, size_t n, float x, float *w);
+RUNE_API void rune_blend1d_weights(const float *thresholds, size_t n, float x, float *w);
 
 typedef enum rune_blend2d_mode {
     RUNE_BLEND2D_CARTESIAN = 0,
@@ -40,7 +43,7 @@ typedef enum rune_blend2d_mode {
  * are normalized. An input on a sample selects it (shared among samples at
  * that position); if every influence is 0 the nearest sample takes all.
  * O(n^2), no allocation. */
-void rune_blend2d_weights(const rune_vec2 *positions, size_t n, rune_vec2 p, rune_blend2d_mode mode, float *w);
+RUNE_API void rune_blend2d_weights(const rune_vec2 *positions, size_t n, rune_vec2 p, rune_blend2d_mode mode, float *w);
 
 typedef enum rune_motion_kind {
     RUNE_MOTION_CLIP = 0, /**< a single clip (samples[0].clip) */
@@ -73,11 +76,11 @@ typedef struct rune_motion rune_motion;
  * parameter and clip indexes in range, at most RUNE_MOTION_MAX_LEAVES
  * leaves after expansion, finite positions and speeds. Errors name
  * nodes[i].samples[j]. */
-rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t node_count, size_t param_count,
+RUNE_API rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t node_count, size_t param_count,
                                size_t clip_count, const rune_allocator *alloc, rune_motion **out, rune_error *err);
-void rune_motion_destroy(rune_motion *motion);
-size_t rune_motion_leaf_count(const rune_motion *motion);
-size_t rune_motion_param_count(const rune_motion *motion);
+RUNE_API void rune_motion_destroy(rune_motion *motion);
+RUNE_API size_t rune_motion_leaf_count(const rune_motion *motion);
+RUNE_API size_t rune_motion_param_count(const rune_motion *motion);
 
 /** One playing instance of a motion on one rig. */
 typedef struct rune_motion_player rune_motion_player;
@@ -86,56 +89,58 @@ typedef struct rune_motion_player rune_motion_player;
  * (every binding to the same rig). Allocates all per-leaf state now
  * (two samplers per leaf: the live one and one for time 0); updates never
  * allocate. */
-rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
+RUNE_API rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
                                       const rune_allocator *alloc, rune_motion_player **out, rune_error *err);
-void rune_motion_player_destroy(rune_motion_player *player);
+RUNE_API void rune_motion_player_destroy(rune_motion_player *player);
 /** Puts a player back as created: progress 0, no parameters applied,
  * every sampler's cursors forgotten. Allocates nothing (players are
  * reused this way). */
-void rune_motion_player_reset(rune_motion_player *player);
+RUNE_API void rune_motion_player_reset(rune_motion_player *player);
 /** The motion a player plays. */
-const rune_motion *rune_motion_player_motion(const rune_motion_player *player);
+RUNE_API const rune_motion *rune_motion_player_motion(const rune_motion_player *player);
 
 /** Recomputes every leaf's influence and speed from the parameters
  * (`params` holds rune_motion_param_count values). */
-void rune_motion_player_set_params(rune_motion_player *player, const float *params);
+RUNE_API void rune_motion_player_set_params(rune_motion_player *player, const float *params);
 /** Weighted mean over active leaves of clip length / |leaf speed|;
  * 0 when no leaf is active. */
-float rune_motion_player_cycle_duration(const rune_motion_player *player);
+RUNE_API float rune_motion_player_cycle_duration(const rune_motion_player *player);
 /** Accumulated normalized progress (1 = one cycle). */
-double rune_motion_player_progress(const rune_motion_player *player);
-void rune_motion_player_set_progress(rune_motion_player *player, double progress);
+RUNE_API double rune_motion_player_progress(const rune_motion_player *player);
+RUNE_API void rune_motion_player_set_progress(rune_motion_player *player, double progress);
 /** Advances progress by speed * dt / cycle duration. Markers of the
  * dominant (most heavily weighted) leaf in the crossed interval go to
  * `queue` (may be NULL) under `source`; a wrap of that leaf raises loop. */
-void rune_motion_player_advance(rune_motion_player *player, float dt, float speed, rune_signal_queue *queue,
+RUNE_API void rune_motion_player_advance(rune_motion_player *player, float dt, float speed, rune_signal_queue *queue,
                                 uint32_t source);
 /** Samples every active leaf at its time and writes their weighted mean to
  * `out` (rune_mix_mean: per joint share = leaf weight x coverage;
  * coverage = min(1, sum)). */
-void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
+RUNE_API void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
 
 /** Samples every active leaf at clip time 0 (its initial pose) and writes
  * their weighted mean: the reference of an additive layer. */
-void rune_motion_player_sample_reference(rune_motion_player *player, rune_pose *out);
+RUNE_API void rune_motion_player_sample_reference(rune_motion_player *player, rune_pose *out);
 /** True when any leaf clip loops (the motion then repeats by cycles). */
-bool rune_motion_player_loops(const rune_motion_player *player);
+RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 
 /** Per-leaf results of the last set_params (for tools and tests). */
-size_t rune_motion_player_leaf_count(const rune_motion_player *player);
-float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
-float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
-uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
+RUNE_API size_t rune_motion_player_leaf_count(const rune_motion_player *player);
+RUNE_API float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
+RUNE_API float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
+RUNE_API uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
 /** The binding a leaf samples through. */
-const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *player, size_t leaf);
+RUNE_API const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *player, size_t leaf);
 /** The compiled clip a leaf plays. */
-const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *player, size_t leaf);
+RUNE_API const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *player, size_t leaf);
 /** Unwrapped clip time of a leaf at a given progress (progress x length,
  * negated for a negative leaf speed). */
-double rune_motion_player_leaf_clock(const rune_motion_player *player, size_t leaf, double progress);
+RUNE_API double rune_motion_player_leaf_clock(const rune_motion_player *player, size_t leaf, double progress);
 /** Clip time the leaf samples at the current progress. */
-float rune_motion_player_leaf_time(const rune_motion_player *player, size_t leaf);
+RUNE_API float rune_motion_player_leaf_time(const rune_motion_player *player, size_t leaf);
 /** Index of the most heavily weighted leaf, or -1 when none is active. */
-int32_t rune_motion_player_dominant_leaf(const rune_motion_player *player);
+RUNE_API int32_t rune_motion_player_dominant_leaf(const rune_motion_player *player);
+
+RUNE_END_DECLS
 
 #endif

@@ -31,6 +31,9 @@
 #include "rune/blend.h"
 #include "rune/graph.h"
 #include "rune/root.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /* ---- Library ---------------------------------------------------------- */
 
@@ -38,65 +41,65 @@ typedef struct rune_library rune_library;
 
 /** Creates a library for a new rig built from `joints` (rune_rig_create's
  * rules). Add parameters, then clips and motions, then graphs. */
-rune_status rune_library_create(const rune_joint_desc *joints, size_t joint_count, const rune_allocator *alloc,
+RUNE_API rune_status rune_library_create(const rune_joint_desc *joints, size_t joint_count, const rune_allocator *alloc,
                                 rune_library **out, rune_error *err);
 /** Frees the library and everything it owns. */
-void rune_library_destroy(rune_library *lib);
+RUNE_API void rune_library_destroy(rune_library *lib);
 /** The library's rig. */
-const rune_rig *rune_library_rig(const rune_library *lib);
+RUNE_API const rune_rig *rune_library_rig(const rune_library *lib);
 
 /** Compiles a clip and binds it to the rig; its index goes to *index. Its
  * id must be new among the library's clips and motions. */
-rune_status rune_library_add_clip(rune_library *lib, const rune_sequence_desc *desc, uint32_t *index,
+RUNE_API rune_status rune_library_add_clip(rune_library *lib, const rune_sequence_desc *desc, uint32_t *index,
                                   rune_error *err);
 /** Adds a compiled clip, taking ownership of it (also on failure). */
-rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t *index, rune_error *err);
-size_t rune_library_clip_count(const rune_library *lib);
-const rune_clip *rune_library_clip(const rune_library *lib, uint32_t clip);
-const rune_binding *rune_library_binding(const rune_library *lib, uint32_t clip);
+RUNE_API rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t *index, rune_error *err);
+RUNE_API size_t rune_library_clip_count(const rune_library *lib);
+RUNE_API const rune_clip *rune_library_clip(const rune_library *lib, uint32_t clip);
+RUNE_API const rune_binding *rune_library_binding(const rune_library *lib, uint32_t clip);
 /** All bindings, clip order: what motion players and graph instances of
  * this library's motions and graphs take. */
-const rune_binding *const *rune_library_bindings(const rune_library *lib);
+RUNE_API const rune_binding *const *rune_library_bindings(const rune_library *lib);
 
 /** The index of a parameter name in the library's table (shared by its
  * motions and graphs), added when new. */
-rune_status rune_library_add_param(rune_library *lib, const char *name, uint32_t *index, rune_error *err);
-size_t rune_library_param_count(const rune_library *lib);
-const char *rune_library_param_name(const rune_library *lib, uint32_t param);
+RUNE_API rune_status rune_library_add_param(rune_library *lib, const char *name, uint32_t *index, rune_error *err);
+RUNE_API size_t rune_library_param_count(const rune_library *lib);
+RUNE_API const char *rune_library_param_name(const rune_library *lib, uint32_t param);
 
 /** Compiles a motion whose samples name the library's clip indexes and
  * whose parameters index the library's table; `priority` is the mixer
  * rank of a track playing it. Its id must be new among clips and motions. */
-rune_status rune_library_add_motion(rune_library *lib, const char *id, int priority,
+RUNE_API rune_status rune_library_add_motion(rune_library *lib, const char *id, int priority,
                                     const rune_motion_node_desc *nodes, size_t node_count, uint32_t *index,
                                     rune_error *err);
-size_t rune_library_motion_count(const rune_library *lib);
-const rune_motion *rune_library_motion(const rune_library *lib, uint32_t motion);
-const char *rune_library_motion_id(const rune_library *lib, uint32_t motion);
-int rune_library_motion_priority(const rune_library *lib, uint32_t motion);
+RUNE_API size_t rune_library_motion_count(const rune_library *lib);
+RUNE_API const rune_motion *rune_library_motion(const rune_library *lib, uint32_t motion);
+RUNE_API const char *rune_library_motion_id(const rune_library *lib, uint32_t motion);
+RUNE_API int rune_library_motion_priority(const rune_library *lib, uint32_t motion);
 /** A one-clip motion of clip `clip` (made on first use), for graph states
  * that play a plain clip; NULL when out of memory or out of range. */
-const rune_motion *rune_library_clip_motion(rune_library *lib, uint32_t clip);
+RUNE_API const rune_motion *rune_library_clip_motion(rune_library *lib, uint32_t clip);
 
 /** Compiles a graph for the rig. Its parameter table must be the
  * library's (desc->param_count == rune_library_param_count); `priority`
  * is the mixer rank of its instances. Its id must be new among graphs. */
-rune_status rune_library_add_graph(rune_library *lib, const char *id, int priority, const rune_graph_desc *desc,
+RUNE_API rune_status rune_library_add_graph(rune_library *lib, const char *id, int priority, const rune_graph_desc *desc,
                                    uint32_t *index, rune_error *err);
-size_t rune_library_graph_count(const rune_library *lib);
-const rune_graph *rune_library_graph(const rune_library *lib, uint32_t graph);
-const char *rune_library_graph_id(const rune_library *lib, uint32_t graph);
-int rune_library_graph_priority(const rune_library *lib, uint32_t graph);
+RUNE_API size_t rune_library_graph_count(const rune_library *lib);
+RUNE_API const rune_graph *rune_library_graph(const rune_library *lib, uint32_t graph);
+RUNE_API const char *rune_library_graph_id(const rune_library *lib, uint32_t graph);
+RUNE_API int rune_library_graph_priority(const rune_library *lib, uint32_t graph);
 
 /** Name lookups, done once: a name that is not there is RUNE_E_NOT_FOUND
  * with the closest name suggested, never a silent no-op later. Joints take
  * "parent/part" or a unique "part". Graph parameters, layers and states:
  * rune_graph_find_param, _layer, _state on rune_library_graph. */
-rune_status rune_library_find_clip(const rune_library *lib, const char *id, uint32_t *clip, rune_error *err);
-rune_status rune_library_find_motion(const rune_library *lib, const char *id, uint32_t *motion, rune_error *err);
-rune_status rune_library_find_graph(const rune_library *lib, const char *id, uint32_t *graph, rune_error *err);
-rune_status rune_library_find_param(const rune_library *lib, const char *name, uint32_t *param, rune_error *err);
-rune_status rune_library_find_joint(const rune_library *lib, const char *name, int32_t *joint, rune_error *err);
+RUNE_API rune_status rune_library_find_clip(const rune_library *lib, const char *id, uint32_t *clip, rune_error *err);
+RUNE_API rune_status rune_library_find_motion(const rune_library *lib, const char *id, uint32_t *motion, rune_error *err);
+RUNE_API rune_status rune_library_find_graph(const rune_library *lib, const char *id, uint32_t *graph, rune_error *err);
+RUNE_API rune_status rune_library_find_param(const rune_library *lib, const char *name, uint32_t *param, rune_error *err);
+RUNE_API rune_status rune_library_find_joint(const rune_library *lib, const char *name, int32_t *joint, rune_error *err);
 
 /* ---- Character -------------------------------------------------------- */
 
@@ -115,11 +118,11 @@ typedef struct rune_character_desc {
 } rune_character_desc;
 
 /** Creates a character: the rest pose, nothing playing. */
-rune_status rune_character_create(const rune_character_desc *desc, const rune_allocator *alloc,
+RUNE_API rune_status rune_character_create(const rune_character_desc *desc, const rune_allocator *alloc,
                                   rune_character **out, rune_error *err);
 /** Frees the character (its plays, graph instances and matrices). */
-void rune_character_destroy(rune_character *ch);
-const rune_library *rune_character_library(const rune_character *ch);
+RUNE_API void rune_character_destroy(rune_character *ch);
+RUNE_API const rune_library *rune_character_library(const rune_character *ch);
 
 /* Playing. Every start returns a handle (never 0, never reused) that
  * names the play in adjust/stop/set calls and in the signals it raises.
@@ -130,37 +133,37 @@ const rune_library *rune_character_library(const rune_character *ch);
 
 /** Plays a clip as a track. `params` NULL: rune_play_defaults(); its
  * priority, when set, overrides the clip's. */
-rune_status rune_character_play_clip(rune_character *ch, uint32_t clip, const rune_play_params *params,
+RUNE_API rune_status rune_character_play_clip(rune_character *ch, uint32_t clip, const rune_play_params *params,
                                      uint32_t *handle, rune_error *err);
 /** Plays a motion (blend space) as a track; its parameters start at 0
  * (rune_character_set_param); params->time is the start progress in
  * cycles; the priority, when set, overrides the motion's. */
-rune_status rune_character_play_motion(rune_character *ch, uint32_t motion, const rune_play_params *params,
+RUNE_API rune_status rune_character_play_motion(rune_character *ch, uint32_t motion, const rune_play_params *params,
                                        uint32_t *handle, rune_error *err);
 /** Starts an instance of a graph: weight fades in over params->fade,
  * params->speed scales its time (1: real time); the priority, when set,
  * overrides the graph's. */
-rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const rune_play_params *params,
+RUNE_API rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const rune_play_params *params,
                                        uint32_t *handle, rune_error *err);
 /** Changes the weight (with a fade) and/or speed of any live play. */
-bool rune_character_adjust(rune_character *ch, uint32_t handle, const rune_adjust_params *params);
+RUNE_API bool rune_character_adjust(rune_character *ch, uint32_t handle, const rune_adjust_params *params);
 /** Fades a play out over `fade` seconds; it leaves the mix (raising
  * `stopped`) when its weight reaches 0. */
-bool rune_character_stop(rune_character *ch, uint32_t handle, float fade);
+RUNE_API bool rune_character_stop(rune_character *ch, uint32_t handle, float fade);
 /** Sets a parameter of a graph instance (graph parameter index) or a
  * motion track (library parameter index). Bools take 0 or 1. */
-bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t param, float value);
+RUNE_API bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t param, float value);
 /** Sets a trigger of a graph instance. */
-bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param);
+RUNE_API bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param);
 /** Queues a route to `state` on a layer of a graph instance (see
  * rune_graph_travel); false also when no route exists. */
-bool rune_character_travel(rune_character *ch, uint32_t handle, uint32_t layer, uint32_t state);
+RUNE_API bool rune_character_travel(rune_character *ch, uint32_t handle, uint32_t layer, uint32_t state);
 /** Fades a layer of a graph instance to `weight` over `fade` seconds. */
-bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t layer, float weight, float fade);
+RUNE_API bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t layer, float weight, float fade);
 /** Adds or updates (same id) a procedural control; see rune_control. */
-rune_status rune_character_set_control(rune_character *ch, const rune_control *control, rune_error *err);
+RUNE_API rune_status rune_character_set_control(rune_character *ch, const rune_control *control, rune_error *err);
 /** Removes a control; false when absent. */
-bool rune_character_remove_control(rune_character *ch, uint32_t id);
+RUNE_API bool rune_character_remove_control(rune_character *ch, uint32_t id);
 
 /** One frame: advance every play by dt (time, markers, fades, graph
  * transitions), mix tracks and graph poses by priority, apply controls,
@@ -168,25 +171,25 @@ bool rune_character_remove_control(rune_character *ch, uint32_t id);
  * matrices. Signals are queued for rune_character_deliver. Fails only
  * when the mixer's scratch cannot grow (RUNE_E_NOMEM, warm-up only); the
  * pose is then the last frame's. */
-rune_status rune_character_update(rune_character *ch, float dt, rune_error *err);
+RUNE_API rune_status rune_character_update(rune_character *ch, float dt, rune_error *err);
 /** Calls fn for each signal of the last update, in order (event.source is
  * the play's handle), then empties the queue: callbacks see the new pose. */
-void rune_character_deliver(rune_character *ch, rune_signal_fn fn, void *user);
+RUNE_API void rune_character_deliver(rune_character *ch, rune_signal_fn fn, void *user);
 
 /** The final local pose of the last update (after controls and root
  * motion removal). */
-const rune_pose *rune_character_pose(const rune_character *ch);
+RUNE_API const rune_pose *rune_character_pose(const rune_character *ch);
 /** The root travel of the last update (zero without a root joint). Its
  * source: every live contribution's root travel (a graph's from its first
  * layer's plays), weighted the way the mixer weighted the root joint. */
-rune_root_delta rune_character_root_delta(const rune_character *ch);
+RUNE_API rune_root_delta rune_character_root_delta(const rune_character *ch);
 /** Model-space matrices of the last update's pose, one per joint: computed
  * on the first call after an update (or by every update with
  * desc.matrices). NULL when out of memory. */
-const rune_mat4 *rune_character_model_matrices(rune_character *ch);
+RUNE_API const rune_mat4 *rune_character_model_matrices(rune_character *ch);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j], one per joint.
  * Returns false (out unchanged) when the matrices cannot be computed. */
-bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out);
+RUNE_API bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out);
 
 typedef enum rune_source_kind {
     RUNE_SOURCE_CLIP = 0,
@@ -208,13 +211,13 @@ typedef struct rune_source_view {
 
 /** Writes up to `cap` live plays to out, in start order; returns how many
  * are live (which may exceed cap). */
-size_t rune_character_sources(const rune_character *ch, rune_source_view *out, size_t cap);
+RUNE_API size_t rune_character_sources(const rune_character *ch, rune_source_view *out, size_t cap);
 /** The live play with this handle; false when none. */
-bool rune_character_source(const rune_character *ch, uint32_t handle, rune_source_view *out);
+RUNE_API bool rune_character_source(const rune_character *ch, uint32_t handle, rune_source_view *out);
 /** A live graph instance, for reading its state (NULL when none). */
-const rune_graph_instance *rune_character_graph_instance(const rune_character *ch, uint32_t handle);
+RUNE_API const rune_graph_instance *rune_character_graph_instance(const rune_character *ch, uint32_t handle);
 /** How many signals could not be queued since creation (queue full). */
-size_t rune_character_dropped_signals(const rune_character *ch);
+RUNE_API size_t rune_character_dropped_signals(const rune_character *ch);
 
 /* ---- Batch ------------------------------------------------------------ */
 
@@ -225,15 +228,17 @@ size_t rune_character_dropped_signals(const rune_character *ch);
 typedef struct rune_batch rune_batch;
 
 /** Starts `workers` threads (0: the caller does all the work). */
-rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err);
+RUNE_API rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err);
 /** Stops and joins the workers. */
-void rune_batch_destroy(rune_batch *batch);
-size_t rune_batch_workers(const rune_batch *batch);
+RUNE_API void rune_batch_destroy(rune_batch *batch);
+RUNE_API size_t rune_batch_workers(const rune_batch *batch);
 /** Updates every character by dt (rune_character_update), blocks of them
  * claimed by the workers and the calling thread; returns when all are
  * done. Signals stay queued in each character. Returns how many updates
  * failed (out of memory growing scratch: warm-up only); those characters
  * keep their last pose. */
-size_t rune_batch_run(rune_batch *batch, rune_character *const *characters, size_t count, float dt);
+RUNE_API size_t rune_batch_run(rune_batch *batch, rune_character *const *characters, size_t count, float dt);
+
+RUNE_END_DECLS
 
 #endif

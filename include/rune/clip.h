@@ -10,6 +10,9 @@
 
 #include "rune/base.h"
 #include "rune/math.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Number of priority ranks (core .. action4). */
 #define RUNE_PRIORITY_COUNT 7
@@ -32,8 +35,8 @@ static inline int rune_priority_clamp(int priority)
 }
 
 /** Parses "core" .. "action4"; -1 when unknown. */
-int rune_priority_from_name(const char *name);
-const char *rune_priority_name(int priority);
+RUNE_API int rune_priority_from_name(const char *name);
+RUNE_API const char *rune_priority_name(int priority);
 
 /** One joint's pose in a keyframe. `parent` is "" for the root joint. */
 typedef struct rune_key_pose_desc {
@@ -78,27 +81,27 @@ typedef struct rune_clip rune_clip;
  * naming keyframes[i].poses[j].field) on a non-finite number, a zero
  * quaternion or an empty part name. The clip length is the largest key time
  * (0 if all keys are at or before 0). */
-rune_status rune_clip_compile(const rune_sequence_desc *desc, const rune_allocator *alloc,
+RUNE_API rune_status rune_clip_compile(const rune_sequence_desc *desc, const rune_allocator *alloc,
                               rune_clip **out, rune_error *err);
-void rune_clip_destroy(rune_clip *clip);
+RUNE_API void rune_clip_destroy(rune_clip *clip);
 
 /** Accessors of a compiled clip: its id, revision, compile serial, length
  * (largest key time), loop flag and priority. */
-const char *rune_clip_id(const rune_clip *clip);
-uint32_t rune_clip_revision(const rune_clip *clip);
+RUNE_API const char *rune_clip_id(const rune_clip *clip);
+RUNE_API uint32_t rune_clip_revision(const rune_clip *clip);
 /** Process-unique number of this compilation; caches key on it. */
-uint64_t rune_clip_serial(const rune_clip *clip);
-float rune_clip_length(const rune_clip *clip);
-bool rune_clip_loops(const rune_clip *clip);
-int rune_clip_priority(const rune_clip *clip);
+RUNE_API uint64_t rune_clip_serial(const rune_clip *clip);
+RUNE_API float rune_clip_length(const rune_clip *clip);
+RUNE_API bool rune_clip_loops(const rune_clip *clip);
+RUNE_API int rune_clip_priority(const rune_clip *clip);
 
 /** Tracks of a clip (sorted by parent, then part) and their keys. */
-size_t rune_clip_track_count(const rune_clip *clip);
-const char *rune_clip_track_parent(const rune_clip *clip, size_t track);
-const char *rune_clip_track_part(const rune_clip *clip, size_t track);
-size_t rune_clip_track_key_count(const rune_clip *clip, size_t track);
+RUNE_API size_t rune_clip_track_count(const rune_clip *clip);
+RUNE_API const char *rune_clip_track_parent(const rune_clip *clip, size_t track);
+RUNE_API const char *rune_clip_track_part(const rune_clip *clip, size_t track);
+RUNE_API size_t rune_clip_track_key_count(const rune_clip *clip, size_t track);
 /** Time of key k of a track (keys ascending). */
-float rune_clip_track_key_time(const rune_clip *clip, size_t track, size_t key);
+RUNE_API float rune_clip_track_key_time(const rune_clip *clip, size_t track, size_t key);
 
 /** A named event of a clip. For looping clips `pos` is the time folded into
  * [0, length) (the place it fires in each cycle); otherwise pos == time. */
@@ -110,9 +113,9 @@ typedef struct rune_marker {
 } rune_marker;
 
 /** Number of markers of a clip. */
-size_t rune_clip_marker_count(const rune_clip *clip);
+RUNE_API size_t rune_clip_marker_count(const rune_clip *clip);
 /** Markers are sorted by pos (ties keep definition order). */
-const rune_marker *rune_clip_markers(const rune_clip *clip);
+RUNE_API const rune_marker *rune_clip_markers(const rune_clip *clip);
 
 /** The value of one track at one time. */
 typedef struct rune_key_sample {
@@ -127,7 +130,7 @@ typedef struct rune_key_sample {
  * Before the first key / after the last the end key holds; between keys the
  * destination key's easing shapes the normalized interval; t, weight and
  * mask weight lerp by the eased value and rotation slerps. */
-void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
+RUNE_API void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
 /** Instruction sets of the vectorized kernels (sampling, mixing, matrices). */
 typedef enum rune_simd_level {
@@ -138,12 +141,12 @@ typedef enum rune_simd_level {
 } rune_simd_level;
 
 /** The best level this build and CPU support. */
-rune_simd_level rune_simd_best(void);
+RUNE_API rune_simd_level rune_simd_best(void);
 /** The level a request gets: AUTO becomes the best, a level the CPU lacks
  * falls back to the best it has. */
-rune_simd_level rune_simd_resolve(rune_simd_level level);
+RUNE_API rune_simd_level rune_simd_resolve(rune_simd_level level);
 /** "auto", "scalar", "sse2" or "avx2". */
-const char *rune_simd_name(rune_simd_level level);
+RUNE_API const char *rune_simd_name(rune_simd_level level);
 
 /** Per-play sampling state of one clip: for every lane (a track, or a rig
  * joint, see rune_sample_cache_create_lanes) the key whose segment (the way
@@ -159,22 +162,22 @@ typedef struct rune_sample_cache rune_sample_cache;
 
 /** Builds a cache whose lane i samples track i of `clip`, using the kernel
  * of `level` (see rune_simd_resolve). The clip must outlive the cache. */
-rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
+RUNE_API rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
                                      rune_sample_cache **out, rune_error *err);
 /** Builds a cache of `lanes` lanes where lane i samples track
  * lane_track[i]; a negative or out-of-range entry gives that lane identity
  * and coverage 0. `lane_track` is not copied: it, and the clip, must
  * outlive the cache (rune_binding_sampler_create passes the binding's). */
-rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
+RUNE_API rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
                                            rune_simd_level level, const rune_allocator *alloc,
                                            rune_sample_cache **out, rune_error *err);
-void rune_sample_cache_destroy(rune_sample_cache *cache);
+RUNE_API void rune_sample_cache_destroy(rune_sample_cache *cache);
 /** Forgets every cursor, as if new (a cache reused for another play). */
-void rune_sample_cache_reset(rune_sample_cache *cache);
-const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
+RUNE_API void rune_sample_cache_reset(rune_sample_cache *cache);
+RUNE_API const rune_clip *rune_sample_cache_clip(const rune_sample_cache *cache);
 /** The lane map given at creation (NULL: lane i is track i). */
-const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *cache);
-rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache);
+RUNE_API const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *cache);
+RUNE_API rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache);
 /** Lanes sampled per call: results land in a caller's chunk (on the
  * stack), so they stay in cache and per-play state stays small. */
 #define RUNE_SAMPLE_CHUNK 64
@@ -199,30 +202,32 @@ static inline void rune_sample_chunk_set(rune_sample_chunk *chunk, size_t i, con
  * `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise nothing is
  * written) and count at most that; lanes past the cache's count are
  * ignored. */
-void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
+RUNE_API void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
 /** Number of lanes. */
-size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);
+RUNE_API size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);
 /** How many binary searches the cache has done (seeks, not steady play). */
-size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
+RUNE_API size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 /** Asks the CPU to start loading the cache's per-play state: for loops over
  * many plays, issued one play ahead (rune_batch does). Changes nothing. */
-void rune_sample_cache_prefetch(const rune_sample_cache *cache);
+RUNE_API void rune_sample_cache_prefetch(const rune_sample_cache *cache);
 
 /** Caches compiled clips by sequence id + revision. */
 typedef struct rune_clip_cache rune_clip_cache;
 
 /** Creates an empty clip cache. */
-rune_status rune_clip_cache_create(const rune_allocator *alloc, rune_clip_cache **out, rune_error *err);
+RUNE_API rune_status rune_clip_cache_create(const rune_allocator *alloc, rune_clip_cache **out, rune_error *err);
 /** Frees the cache and every clip it holds. */
-void rune_clip_cache_destroy(rune_clip_cache *cache);
+RUNE_API void rune_clip_cache_destroy(rune_clip_cache *cache);
 /** Returns the cached clip for (desc->id, desc->revision), compiling only on a
  * miss. A new revision of a known id replaces (and frees) the old clip:
  * bindings to it must be reacquired. The clip stays owned by the cache. */
-rune_status rune_clip_cache_acquire(rune_clip_cache *cache, const rune_sequence_desc *desc,
+RUNE_API rune_status rune_clip_cache_acquire(rune_clip_cache *cache, const rune_sequence_desc *desc,
                                     const rune_clip **out, rune_error *err);
 /** Looks a clip up by id without compiling; NULL when absent. */
-const rune_clip *rune_clip_cache_find(const rune_clip_cache *cache, const char *id);
+RUNE_API const rune_clip *rune_clip_cache_find(const rune_clip_cache *cache, const char *id);
 /** How many compilations the cache has performed. */
-size_t rune_clip_cache_builds(const rune_clip_cache *cache);
+RUNE_API size_t rune_clip_cache_builds(const rune_clip_cache *cache);
+
+RUNE_END_DECLS
 
 #endif

@@ -13,6 +13,9 @@
 #include "rune/rig.h"
 #include "rune/play.h"
 #include "rune/blend.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Longest travel route (edges). */
 #define RUNE_GRAPH_MAX_ROUTE 32
@@ -100,71 +103,71 @@ typedef struct rune_graph rune_graph;
  * trigger parameters, motions using no more parameters than the graph has)
  * and compiles a graph for one rig layout (masks are resolved now). Errors
  * name layers[i].transitions[j].conditions[k] and so on. */
-rune_status rune_graph_create(const rune_graph_desc *desc, const rune_rig *rig, const rune_allocator *alloc,
+RUNE_API rune_status rune_graph_create(const rune_graph_desc *desc, const rune_rig *rig, const rune_allocator *alloc,
                               rune_graph **out, rune_error *err);
-void rune_graph_destroy(rune_graph *graph);
-size_t rune_graph_layer_count(const rune_graph *graph);
-size_t rune_graph_param_count(const rune_graph *graph);
+RUNE_API void rune_graph_destroy(rune_graph *graph);
+RUNE_API size_t rune_graph_layer_count(const rune_graph *graph);
+RUNE_API size_t rune_graph_param_count(const rune_graph *graph);
 /** Number of states of a layer (0 for a layer out of range). */
-size_t rune_graph_state_count(const rune_graph *graph, uint32_t layer);
+RUNE_API size_t rune_graph_state_count(const rune_graph *graph, uint32_t layer);
 /** Names given at creation ("" when none was given or out of range). */
-const char *rune_graph_param_name(const rune_graph *graph, uint32_t param);
-const char *rune_graph_layer_name(const rune_graph *graph, uint32_t layer);
-const char *rune_graph_state_name(const rune_graph *graph, uint32_t layer, uint32_t state);
+RUNE_API const char *rune_graph_param_name(const rune_graph *graph, uint32_t param);
+RUNE_API const char *rune_graph_layer_name(const rune_graph *graph, uint32_t layer);
+RUNE_API const char *rune_graph_state_name(const rune_graph *graph, uint32_t layer, uint32_t state);
 /** Type of a parameter (RUNE_PARAM_FLOAT for one out of range). */
-rune_param_type rune_graph_param_type(const rune_graph *graph, uint32_t param);
+RUNE_API rune_param_type rune_graph_param_type(const rune_graph *graph, uint32_t param);
 
 /** Name lookups, done once (not per frame): the index of a declared
  * parameter, a layer, or a state of a layer. A name that is not there is
  * an error (RUNE_E_NOT_FOUND, with the closest name as a suggestion),
  * never a silent no-op later. */
-rune_status rune_graph_find_param(const rune_graph *graph, const char *name, uint32_t *param, rune_error *err);
-rune_status rune_graph_find_layer(const rune_graph *graph, const char *name, uint32_t *layer, rune_error *err);
-rune_status rune_graph_find_state(const rune_graph *graph, uint32_t layer, const char *name, uint32_t *state,
+RUNE_API rune_status rune_graph_find_param(const rune_graph *graph, const char *name, uint32_t *param, rune_error *err);
+RUNE_API rune_status rune_graph_find_layer(const rune_graph *graph, const char *name, uint32_t *layer, rune_error *err);
+RUNE_API rune_status rune_graph_find_state(const rune_graph *graph, uint32_t layer, const char *name, uint32_t *state,
                                   rune_error *err);
 
 typedef struct rune_graph_instance rune_graph_instance;
 
 /** Creates a running instance; `bindings[c]` binds clip index c used by the
  * state motions. Everything the instance needs is allocated here. */
-rune_status rune_graph_instance_create(const rune_graph *graph, const rune_binding *const *bindings,
+RUNE_API rune_status rune_graph_instance_create(const rune_graph *graph, const rune_binding *const *bindings,
                                        const rune_allocator *alloc, rune_graph_instance **out, rune_error *err);
-void rune_graph_instance_destroy(rune_graph_instance *inst);
+RUNE_API void rune_graph_instance_destroy(rune_graph_instance *inst);
 /** Puts an instance back as created: initial parameters, every layer in
  * its initial state at progress 0 and full layer weight, no fades, no
  * travel route. Allocates nothing (instances are reused this way). */
-void rune_graph_instance_reset(rune_graph_instance *inst);
+RUNE_API void rune_graph_instance_reset(rune_graph_instance *inst);
 /** The graph an instance runs. */
-const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst);
+RUNE_API const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst);
 
 /** Sets a float/int/bool parameter (bools: 0 or 1). Triggers: use trigger. */
-void rune_graph_set_param(rune_graph_instance *inst, uint32_t param, float value);
-float rune_graph_param(const rune_graph_instance *inst, uint32_t param);
+RUNE_API void rune_graph_set_param(rune_graph_instance *inst, uint32_t param, float value);
+RUNE_API float rune_graph_param(const rune_graph_instance *inst, uint32_t param);
 /** Sets a trigger; it stays set until a transition that tests it fires. */
-void rune_graph_trigger(rune_graph_instance *inst, uint32_t param);
+RUNE_API void rune_graph_trigger(rune_graph_instance *inst, uint32_t param);
 /** Queues a breadth-first route over the layer's transition edges from its
  * current state to `state`. Each queued edge fires once its exit time is
  * reached, without its conditions. Returns false when no route exists. */
-bool rune_graph_travel(rune_graph_instance *inst, uint32_t layer, uint32_t state);
+RUNE_API bool rune_graph_travel(rune_graph_instance *inst, uint32_t layer, uint32_t state);
 
 /** One update: per layer, advance the current play, a live transition
  * source, the layer weight fade and the transition timer; apply sync
  * groups; then select at most one new transition per layer. Marker and
  * loop signals of each layer's selected play (source before the fade's
  * midpoint, destination after) go to `queue` under `source`. */
-void rune_graph_update(rune_graph_instance *inst, float dt, rune_signal_queue *queue, uint32_t source);
+RUNE_API void rune_graph_update(rune_graph_instance *inst, float dt, rune_signal_queue *queue, uint32_t source);
 /** Composes the layers in definition order into `out` (reset first) and
  * remembers each layer's pose for a later interruption. */
-void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
+RUNE_API void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
 
 /** Current (destination) state of a layer. */
-uint32_t rune_graph_current_state(const rune_graph_instance *inst, uint32_t layer);
+RUNE_API uint32_t rune_graph_current_state(const rune_graph_instance *inst, uint32_t layer);
 /** Normalized progress of a layer's current play. */
-double rune_graph_state_progress(const rune_graph_instance *inst, uint32_t layer);
+RUNE_API double rune_graph_state_progress(const rune_graph_instance *inst, uint32_t layer);
 /** True while a layer is cross-fading. */
-bool rune_graph_in_transition(const rune_graph_instance *inst, uint32_t layer);
+RUNE_API bool rune_graph_in_transition(const rune_graph_instance *inst, uint32_t layer);
 /** Fades a layer's weight to `weight` over `fade` seconds. */
-void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weight, float fade);
+RUNE_API void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weight, float fade);
 
 /** A live play of a layer and its share of that layer (for root motion and
  * tools). */
@@ -176,6 +179,8 @@ typedef struct rune_graph_play_view {
 } rune_graph_play_view;
 
 /** Lists up to 2 live plays of a layer (current first); returns the count. */
-size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out);
+RUNE_API size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out);
+
+RUNE_END_DECLS
 
 #endif

@@ -9,6 +9,9 @@
 #include "rune/base.h"
 #include "rune/rig.h"
 #include "rune/clip.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Most keys (position and rotation, all channels) one animation may have;
  * larger ones are refused rather than taking gigabytes (a 65-byte BVH can
@@ -41,15 +44,17 @@ typedef struct rune_import {
  *   interval), since assimp drops the tangents.
  * - Scale keys and rest scales other than 1 cannot be represented and are
  *   reported in `warnings`, never silently dropped. */
-rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
+RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
 /** The same from bytes in memory; `hint` is the format's file extension
  * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */
-rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
+RUNE_API rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
                                const rune_allocator *alloc, rune_import **out, rune_error *err);
-void rune_import_destroy(rune_import *imp);
+RUNE_API void rune_import_destroy(rune_import *imp);
 
 /** Writes the import as a scenario document (rig, clips, and a timeline
  * that plays the first clip once at 30 frames per second). */
-rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err);
+RUNE_API rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err);
+
+RUNE_END_DECLS
 
 #endif

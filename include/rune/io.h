@@ -16,6 +16,9 @@
 #include "rune/graph.h"
 #include "rune/root.h"
 #include "rune/character.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 typedef enum rune_command_kind {
     RUNE_CMD_PLAY = 0,
@@ -144,21 +147,21 @@ enum {
 /** Loads and validates a scenario file. On failure *out is NULL and the
  * message reads "FILE: JSON.PATH: reason" (or "FILE:LINE:COL: reason" for
  * syntax errors). */
-rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
+RUNE_API rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
                                     rune_error *err);
 /** Same, from text in memory; `name` stands in for the file name. */
-rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
+RUNE_API rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
                                       const rune_allocator *alloc, rune_scenario **out, rune_error *err);
 /** rune_scenario_load_string with flags (RUNE_SCENARIO_STRICT). */
-rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
+RUNE_API rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
                                             const rune_allocator *alloc, rune_scenario **out, rune_error *err);
-void rune_scenario_destroy(rune_scenario *scenario);
+RUNE_API void rune_scenario_destroy(rune_scenario *scenario);
 
 /** Builds a scenario's library: its rig, its clips (indexes as in the
  * document), its parameter table, motions and graphs (with their names).
  * Errors name the JSON path ("clips[2].keyframes[0]...", "graphs[0].layers[1]
  * .mask[0].joint: ..."). */
-rune_status rune_scenario_library(const rune_scenario *scenario, const rune_allocator *alloc, rune_library **out,
+RUNE_API rune_status rune_scenario_library(const rune_scenario *scenario, const rune_allocator *alloc, rune_library **out,
                                   rune_error *err);
 
 /** A signal as reported by a run: `source` is the track id (or graph
@@ -200,7 +203,7 @@ typedef struct rune_frame_report {
  * first offender ("pose Root/Arm", "root_motion", ...) in `what`. The
  * library never reports non-finite numbers for finite input: tools treat
  * one as an internal error. */
-bool rune_frame_report_finite(const rune_frame_report *report, char *what, size_t what_size);
+RUNE_API bool rune_frame_report_finite(const rune_frame_report *report, char *what, size_t what_size);
 
 /** Called after each frame; a status other than RUNE_OK stops the run,
  * which then returns that status (the caller keeps its own message). */
@@ -214,7 +217,9 @@ typedef rune_status (*rune_frame_fn)(void *user, const rune_frame_report *report
  * not resolve (message "FILE: commands[i].field: reason"); stops when `fn`
  * returns a status other than RUNE_OK (message "FILE: frame N: stopped by
  * the caller"). Memory does not grow with the number of frames. */
-rune_status rune_scenario_run(const rune_scenario *scenario, const rune_allocator *alloc, rune_frame_fn fn,
+RUNE_API rune_status rune_scenario_run(const rune_scenario *scenario, const rune_allocator *alloc, rune_frame_fn fn,
                               void *user, rune_error *err);
+
+RUNE_END_DECLS
 
 #endif

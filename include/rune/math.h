@@ -10,6 +10,9 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 typedef struct rune_vec2 { float x, y; } rune_vec2;
 typedef struct rune_vec3 { float x, y, z; } rune_vec3;
@@ -78,13 +81,13 @@ static inline rune_quat rune_q_normalize(rune_quat q)
     return rune_q(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 /** Normalized linear interpolation along the shortest arc. */
-rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
+RUNE_API rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
 /** Spherical interpolation along the shortest arc, normalized. Falls back to
  * nlerp when the arc is tiny (where slerp's 1/sin(theta) is ill-conditioned).
  * u outside [0, 1] extrapolates along the same great circle. */
-rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u);
+RUNE_API rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u);
 /** Rotation of `angle` radians about the unit `axis`. */
-rune_quat rune_q_axis_angle(rune_vec3 axis, float angle);
+RUNE_API rune_quat rune_q_axis_angle(rune_vec3 axis, float angle);
 /** Rotates vector v by unit quaternion q. */
 static inline rune_vec3 rune_q_rotate(rune_quat q, rune_vec3 v)
 {
@@ -110,11 +113,11 @@ static inline rune_xform rune_xform_mul(rune_xform a, rune_xform b)
     return r;
 }
 /** Inverse of a rigid transform. */
-rune_xform rune_xform_inverse(rune_xform a);
+RUNE_API rune_xform rune_xform_inverse(rune_xform a);
 /** Applies the transform to a point. */
 static inline rune_vec3 rune_xform_point(rune_xform a, rune_vec3 p) { return rune_v3_add(rune_q_rotate(a.r, p), a.t); }
 
-rune_mat4 rune_mat4_identity(void);
+RUNE_API rune_mat4 rune_mat4_identity(void);
 /** Matrix of a rigid transform. */
 static inline rune_mat4 rune_mat4_from_xform(rune_xform x)
 {
@@ -129,7 +132,7 @@ static inline rune_mat4 rune_mat4_from_xform(rune_xform x)
     return m;
 }
 /** a * b (apply b first). */
-rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b);
+RUNE_API rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b);
 
 /** Easing style of a key (the curve from the previous key to this one). */
 typedef enum rune_easing_style {
@@ -160,13 +163,15 @@ typedef enum rune_easing_dir {
  * half and out on the second, except back and elastic, whose inout forms are
  * Penner's own (overshoot 1.70158 * 1.525, period 2*pi/4.5). `constant`
  * returns 0 until u reaches 1. back and elastic overshoot [0, 1]. */
-float rune_ease(rune_easing_style style, rune_easing_dir dir, float u);
+RUNE_API float rune_ease(rune_easing_style style, rune_easing_dir dir, float u);
 
 /** Parses "linear", "cubic", ... ; returns -1 for an unknown name. */
-int rune_easing_style_from_name(const char *name);
+RUNE_API int rune_easing_style_from_name(const char *name);
 /** Parses "in", "out", "inout"; returns -1 for an unknown name. */
-int rune_easing_dir_from_name(const char *name);
-const char *rune_easing_style_name(rune_easing_style style);
-const char *rune_easing_dir_name(rune_easing_dir dir);
+RUNE_API int rune_easing_dir_from_name(const char *name);
+RUNE_API const char *rune_easing_style_name(rune_easing_style style);
+RUNE_API const char *rune_easing_dir_name(rune_easing_dir dir);
+
+RUNE_END_DECLS
 
 #endif

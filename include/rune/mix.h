@@ -7,6 +7,9 @@
 #include "rune/base.h"
 #include "rune/rig.h"
 #include "rune/play.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** One input of the mixer: a finished pose (a graph's, a motion's), or a
  * track that composition samples itself, into scratch, just before
@@ -30,7 +33,7 @@ typedef struct rune_contribution {
  * `level` (see rune_simd_resolve; every level gives the same bits).
  * `order` (at least `count` entries) is scratch, so composing never
  * allocates. */
-void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
+RUNE_API void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out);
 
 /** The weighted mean of contributions whatever their priority: each joint
@@ -39,7 +42,7 @@ void rune_mix_compose(const rune_contribution *contributions, size_t count, rune
  * s = clamp(weight * coverage, 0, 1); joints nothing covers get identity
  * with coverage 0. The step blend spaces and cross-fades share with a
  * mixer rank, run by the same kernels. */
-void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_simd_level level, rune_pose *out);
+RUNE_API void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_simd_level level, rune_pose *out);
 
 /** Composes one graph layer onto `out`, joint by joint with weight
  * w = clamp(layer_weight * mask[j] * layer->coverage[j], 0, 1) (mask NULL:
@@ -54,14 +57,14 @@ void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_si
  * r = r * slerp(identity, r_ref^-1 r_layer, w), coverage c + w (1 - c).
  * Runs over chunks of joints with the kernels of `level`, like
  * composition. */
-void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
+RUNE_API void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level);
 
 /** Overlays one weighted mean onto a pose joint, the step of composition
  * for one rank: nothing at coverage 0, a copy at 1, otherwise translation
  * lerp, rotation slerp, coverage c + coverage (1 - c). For per-joint
  * callers; rune_mix_compose runs the same rule over chunks. */
-void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t, rune_quat r, float coverage);
+RUNE_API void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t, rune_quat r, float coverage);
 
 typedef enum rune_control_mode {
     RUNE_CONTROL_OVERRIDE = 0, /**< blend the joint toward the control's transform */
@@ -86,24 +89,24 @@ typedef struct rune_control {
 
 /** Applies controls in priority order to `pose`. `order` is scratch of at
  * least `count` entries. */
-void rune_controls_apply(const rune_control *controls, size_t count, size_t *order, rune_pose *pose);
+RUNE_API void rune_controls_apply(const rune_control *controls, size_t count, size_t *order, rune_pose *pose);
 
 typedef struct rune_animator rune_animator;
 
 /** Creates an animator for a rig's current layout. `signal_capacity` bounds
  * the signals one frame can queue (0: 256). */
-rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
+RUNE_API rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
                                  rune_animator **out, rune_error *err);
-void rune_animator_destroy(rune_animator *anim);
+RUNE_API void rune_animator_destroy(rune_animator *anim);
 
 /** The instruction set of the animator's sampling and mixing kernels
  * (default RUNE_SIMD_AUTO; see rune_simd_resolve). Tracks started earlier
  * keep their sampler's level. Every level gives results within 1e-6. */
-void rune_animator_set_simd(rune_animator *anim, rune_simd_level level);
+RUNE_API void rune_animator_set_simd(rune_animator *anim, rune_simd_level level);
 
 /** Starts a track; its handle (never 0, never reused) goes to *handle.
  * May allocate while the number of simultaneous tracks grows (warm-up). */
-rune_status rune_animator_play(rune_animator *anim, const rune_binding *binding, const rune_play_params *params,
+RUNE_API rune_status rune_animator_play(rune_animator *anim, const rune_binding *binding, const rune_play_params *params,
                                uint32_t *handle, rune_error *err);
 
 /** Changes of a playing track; fields with their `set_` flag false stay. */
@@ -116,55 +119,57 @@ typedef struct rune_adjust_params {
 } rune_adjust_params;
 
 /** Returns false when no live track has this handle. */
-bool rune_animator_adjust(rune_animator *anim, uint32_t handle, const rune_adjust_params *params);
+RUNE_API bool rune_animator_adjust(rune_animator *anim, uint32_t handle, const rune_adjust_params *params);
 /** Requests a stop with a fade; false when no live track has this handle. */
-bool rune_animator_stop(rune_animator *anim, uint32_t handle, float fade);
+RUNE_API bool rune_animator_stop(rune_animator *anim, uint32_t handle, float fade);
 /** The live track with this handle, or NULL. */
-const rune_track *rune_animator_track(const rune_animator *anim, uint32_t handle);
-size_t rune_animator_track_count(const rune_animator *anim);
+RUNE_API const rune_track *rune_animator_track(const rune_animator *anim, uint32_t handle);
+RUNE_API size_t rune_animator_track_count(const rune_animator *anim);
 
 /** Adds or updates (same id) a control. Fails on a joint out of range. */
-rune_status rune_animator_set_control(rune_animator *anim, const rune_control *control, rune_error *err);
+RUNE_API rune_status rune_animator_set_control(rune_animator *anim, const rune_control *control, rune_error *err);
 /** Removes a control; false when absent. */
-bool rune_animator_remove_control(rune_animator *anim, uint32_t id);
+RUNE_API bool rune_animator_remove_control(rune_animator *anim, uint32_t id);
 
 /** A new handle for another signal source (a graph instance), from the same
  * sequence as track handles. */
-uint32_t rune_animator_new_source(rune_animator *anim);
+RUNE_API uint32_t rune_animator_new_source(rune_animator *anim);
 /** The queue signals go to during this frame (graphs push theirs here). */
-rune_signal_queue *rune_animator_signals(rune_animator *anim);
+RUNE_API rune_signal_queue *rune_animator_signals(rune_animator *anim);
 /** How many signals did not fit the queue since creation. */
-size_t rune_animator_dropped_signals(const rune_animator *anim);
+RUNE_API size_t rune_animator_dropped_signals(const rune_animator *anim);
 
 /** Advances every track by dt; tracks whose stop fade finished leave the
  * mixer and queue a `stopped` signal. */
-void rune_animator_advance(rune_animator *anim, float dt);
+RUNE_API void rune_animator_advance(rune_animator *anim, float dt);
 /** Samples the tracks, composes them with the `extra` contributions (graph
  * poses), applies the controls and writes the final pose. When nothing
  * contributes, one last pass resets the pose, then passes are skipped. */
-rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
+RUNE_API rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
                                    rune_error *err);
 /** The final motor transforms of the last evaluation. */
-const rune_pose *rune_animator_pose(const rune_animator *anim);
+RUNE_API const rune_pose *rune_animator_pose(const rune_animator *anim);
 /** The final pose for post-processing before signals are delivered (root
  * motion removal, for instance). */
-rune_pose *rune_animator_pose_edit(rune_animator *anim);
+RUNE_API rune_pose *rune_animator_pose_edit(rune_animator *anim);
 /** Live track number i (0 <= i < slot count; NULL for a free slot), for
  * iterating: for (i = 0; i < rune_animator_slot_count(a); i++). */
-const rune_track *rune_animator_slot(const rune_animator *anim, size_t i);
-size_t rune_animator_slot_count(const rune_animator *anim);
+RUNE_API const rune_track *rune_animator_slot(const rune_animator *anim, size_t i);
+RUNE_API size_t rune_animator_slot_count(const rune_animator *anim);
 /** How many composition passes have run (tests the final-pass rule). */
-size_t rune_animator_passes(const rune_animator *anim);
+RUNE_API size_t rune_animator_passes(const rune_animator *anim);
 
 typedef void (*rune_signal_fn)(void *user, const rune_event *event);
 /** Calls `fn` for each queued signal in order, then empties the queue. Call
  * it after evaluate: callbacks observe the newly composed pose. */
-void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
+RUNE_API void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
 
 /** Asks the CPU to start loading what the next advance and evaluate of
  * the animator touch: `state` false, the animator itself; true, its
  * tracks, their samplers and its pose (issue the first one step earlier:
  * it loads the pointers the second follows). Changes nothing. */
-void rune_animator_prefetch(const rune_animator *anim, bool state);
+RUNE_API void rune_animator_prefetch(const rune_animator *anim, bool state);
+
+RUNE_END_DECLS
 
 #endif

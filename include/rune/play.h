@@ -11,6 +11,9 @@
 #include "rune/base.h"
 #include "rune/clip.h"
 #include "rune/rig.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Most loop signals one track emits in one advance. */
 #define RUNE_MAX_LOOP_EVENTS_PER_STEP 16
@@ -43,12 +46,12 @@ typedef struct rune_signal_queue {
 } rune_signal_queue;
 
 /** Allocates room for `capacity` signals; release frees it. */
-rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
+RUNE_API rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
                                    rune_error *err);
-void rune_signal_queue_release(rune_signal_queue *q);
+RUNE_API void rune_signal_queue_release(rune_signal_queue *q);
 /** Appends an event; returns false (and counts it dropped) when full. */
-bool rune_signal_queue_push(rune_signal_queue *q, const rune_event *e);
-void rune_signal_queue_clear(rune_signal_queue *q);
+RUNE_API bool rune_signal_queue_push(rune_signal_queue *q, const rune_event *e);
+RUNE_API void rune_signal_queue_clear(rune_signal_queue *q);
 
 /** A playback weight moving linearly toward a target. A stop sets the
  * target to 0 and marks the fade stopping: once the weight is 0 the owner
@@ -62,12 +65,12 @@ typedef struct rune_fade {
 
 /** Heads for `target` (negative or non-finite: 0) over `seconds`; 0 or
  * less jumps there at once. */
-void rune_fade_to(rune_fade *fade, float target, float seconds);
+RUNE_API void rune_fade_to(rune_fade *fade, float target, float seconds);
 /** Heads for 0 and marks the fade stopping. */
-void rune_fade_stop(rune_fade *fade, float seconds);
-void rune_fade_advance(rune_fade *fade, float dt);
+RUNE_API void rune_fade_stop(rune_fade *fade, float seconds);
+RUNE_API void rune_fade_advance(rune_fade *fade, float dt);
 /** A stopping fade whose weight has reached 0. */
-bool rune_fade_finished(const rune_fade *fade);
+RUNE_API bool rune_fade_finished(const rune_fade *fade);
 
 /** Playback state of one clip on one rig. A plain struct: the animator owns
  * an array of them, and tests may drive one directly. */
@@ -100,36 +103,38 @@ typedef struct rune_play_params {
 
 /** The design's defaults: fade 0.1, weight 1, speed 1, time 0, the clip's
  * own priority. */
-rune_play_params rune_play_defaults(void);
+RUNE_API rune_play_params rune_play_defaults(void);
 
 /** Starts a track on a bound clip with weight 0 fading to params->weight.
  * `cache` is the binding's sampler (rune_binding_sampler_create) or NULL;
  * any other cache is ignored. */
-void rune_track_start(rune_track *track, const rune_binding *binding, rune_sample_cache *cache,
+RUNE_API void rune_track_start(rune_track *track, const rune_binding *binding, rune_sample_cache *cache,
                       const rune_play_params *params, uint32_t handle);
 /** Moves time by speed * dt (queuing marker and loop signals for the
  * crossed interval) and moves the weight along its fade. */
-void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
+RUNE_API void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
 /** Samples the track's clip at its current time into `pose`. */
-void rune_track_sample(const rune_track *track, rune_pose *pose);
+RUNE_API void rune_track_sample(const rune_track *track, rune_pose *pose);
 /** The clip time the track samples at (its time as a float; a loop's time
  * that rounds up to the length samples at 0). */
-float rune_track_sample_time(const rune_track *track);
+RUNE_API float rune_track_sample_time(const rune_track *track);
 
 /** Queues the markers of `clip` in the interval crossed moving from clip
  * time `from` to `to` ((from, to] forward, [to, from) backward). With
  * cycle_length > 0 the times are unwrapped loop times and markers repeat
  * every cycle (at most RUNE_MARKER_CYCLE_SPAN cycles are visited); 0 means
  * no repetition. Returns the number of loop boundaries crossed. */
-double rune_walk_markers(const rune_clip *clip, double from, double to, double cycle_length, uint32_t source,
+RUNE_API double rune_walk_markers(const rune_clip *clip, double from, double to, double cycle_length, uint32_t source,
                          rune_signal_queue *queue);
 /** Queues min(count, RUNE_MAX_LOOP_EVENTS_PER_STEP) loop signals. */
-void rune_queue_loops(rune_signal_queue *queue, uint32_t source, double count);
+RUNE_API void rune_queue_loops(rune_signal_queue *queue, uint32_t source, double count);
 
 /** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0
  * or t is not finite). */
-double rune_wrap_phase(double t, double length);
+RUNE_API double rune_wrap_phase(double t, double length);
 /** The same as a float clip time (a result that rounds to length is 0). */
-float rune_wrap_time(double t, float length);
+RUNE_API float rune_wrap_time(double t, float length);
+
+RUNE_END_DECLS
 
 #endif

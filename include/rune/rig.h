@@ -14,6 +14,9 @@
 #include "rune/base.h"
 #include "rune/math.h"
 #include "rune/clip.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** One joint of a rig description. `parent` is NULL or "" for a root, the
  * part name of an earlier joint, or "Grandparent/Parent" when that part
@@ -30,40 +33,40 @@ typedef struct rune_rig rune_rig;
  * does not name an earlier joint, an ambiguous parent, a repeated
  * (parent, part) pair, an empty or '/'-containing part, a non-finite frame.
  * The frame rotation is normalized. */
-rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
+RUNE_API rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
                             rune_rig **out, rune_error *err);
-void rune_rig_destroy(rune_rig *rig);
+RUNE_API void rune_rig_destroy(rune_rig *rig);
 
 /** Appends a joint (same rules as create); bumps the topology revision. */
-rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err);
+RUNE_API rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err);
 
 /** Number of joints (indexes 0 .. count-1, parents first). */
-size_t rune_rig_joint_count(const rune_rig *rig);
+RUNE_API size_t rune_rig_joint_count(const rune_rig *rig);
 /** Parent index, or -1 for a root. Parents always precede children. */
-int32_t rune_rig_parent(const rune_rig *rig, size_t joint);
-const char *rune_rig_part(const rune_rig *rig, size_t joint);
+RUNE_API int32_t rune_rig_parent(const rune_rig *rig, size_t joint);
+RUNE_API const char *rune_rig_part(const rune_rig *rig, size_t joint);
 /** The parent's part name, "" for a root. */
-const char *rune_rig_parent_part(const rune_rig *rig, size_t joint);
+RUNE_API const char *rune_rig_parent_part(const rune_rig *rig, size_t joint);
 /** Writes "parent/part" (or "part" for a root) into buf; returns buf. */
-const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, size_t size);
+RUNE_API const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, size_t size);
 /** Index of the joint named "parent/part" or "part" (unique part name); -1. */
-int32_t rune_rig_find(const rune_rig *rig, const char *name);
+RUNE_API int32_t rune_rig_find(const rune_rig *rig, const char *name);
 
 /** All parent indexes, joint order (rune_rig_joint_count entries; valid
  * until the rig changes). */
-const int32_t *rune_rig_parents(const rune_rig *rig);
+RUNE_API const int32_t *rune_rig_parents(const rune_rig *rig);
 /** All rest frames, joint order (valid until the rig changes). */
-const rune_xform *rune_rig_frames(const rune_rig *rig);
+RUNE_API const rune_xform *rune_rig_frames(const rune_rig *rig);
 
 /** The rest frame of a joint. */
-rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
+RUNE_API rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
 /** Updates a rest frame. Bindings and the layout signature are unaffected. */
-void rune_rig_set_frame(rune_rig *rig, size_t joint, rune_xform frame);
+RUNE_API void rune_rig_set_frame(rune_rig *rig, size_t joint, rune_xform frame);
 
-uint32_t rune_rig_topology_revision(const rune_rig *rig);
-uint32_t rune_rig_frame_revision(const rune_rig *rig);
+RUNE_API uint32_t rune_rig_topology_revision(const rune_rig *rig);
+RUNE_API uint32_t rune_rig_frame_revision(const rune_rig *rig);
 /** Hash of the joint membership (names and parent links), not of frames. */
-uint64_t rune_rig_layout_signature(const rune_rig *rig);
+RUNE_API uint64_t rune_rig_layout_signature(const rune_rig *rig);
 
 /** One entry of a joint mask. */
 typedef struct rune_mask_entry {
@@ -77,7 +80,7 @@ typedef struct rune_mask_entry {
  * ancestor whose entry propagates (ancestors whose entries do not propagate
  * are looked through); otherwise 0. `out` has rune_rig_joint_count entries.
  * Entries naming joints outside the rig are ignored. */
-void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entries, size_t count, float *out);
+RUNE_API void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entries, size_t count, float *out);
 
 /** Local motor transforms and coverage for every joint of a rig, as
  * separate arrays (structure of arrays). */
@@ -90,20 +93,20 @@ typedef struct rune_pose {
 } rune_pose;
 
 /** Allocates a pose of `count` joints, reset to identity with coverage 0. */
-rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
-void rune_pose_release(rune_pose *pose);
+RUNE_API rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
+RUNE_API void rune_pose_release(rune_pose *pose);
 /** Identity transforms, coverage 0 (the storage default of unkeyed joints). */
-void rune_pose_reset(rune_pose *pose);
+RUNE_API void rune_pose_reset(rune_pose *pose);
 /** Copies min(dst->count, src->count) joints. */
-void rune_pose_copy(rune_pose *dst, const rune_pose *src);
+RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
 /** Model-space transform of every joint (rune_rig_joint_count entries):
  * model(j) = model(parent) * frame(j) * pose(j), parents first. */
-void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
+RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
 /** The same as column-major 4x4 matrices (m[col * 4 + row]). */
-void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
+RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
-void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
+RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 
 /** Which joint each track of a clip drives on one rig layout. */
 typedef struct rune_binding rune_binding;
@@ -113,30 +116,30 @@ typedef struct rune_binding rune_binding;
  * and exactly one track of the clip. Unmatched tracks are ignored.
  * `retarget_id` identifies a retarget mapping (0: none) and is part of the
  * binding's identity. */
-rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
+RUNE_API rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
                                 const rune_allocator *alloc, rune_binding **out, rune_error *err);
-void rune_binding_destroy(rune_binding *binding);
-const rune_clip *rune_binding_clip(const rune_binding *binding);
+RUNE_API void rune_binding_destroy(rune_binding *binding);
+RUNE_API const rune_clip *rune_binding_clip(const rune_binding *binding);
 /** Joint driven by a track, or -1 when the track did not bind. */
-int32_t rune_binding_joint(const rune_binding *binding, size_t track);
+RUNE_API int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
-size_t rune_binding_bound_count(const rune_binding *binding);
+RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
 
 /** The track that drives `joint`, or -1. */
-int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
+RUNE_API int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
 
 /** Samples the clip at time t into `pose` (joint count of the bound rig):
  * unkeyed joints get identity and coverage 0. */
-void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
+RUNE_API void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
 
 /** Creates the per-play fast sampler of a binding: a sample cache of the
  * binding's clip whose lanes are the rig's joints (lane j samples the track
  * bound to joint j; unbound joints give identity with coverage 0), so
  * sampled chunks are already in joint order. The binding must outlive it. */
-rune_status rune_binding_sampler_create(const rune_binding *binding, rune_simd_level level,
+RUNE_API rune_status rune_binding_sampler_create(const rune_binding *binding, rune_simd_level level,
                                         const rune_allocator *alloc, rune_sample_cache **out, rune_error *err);
 /** True when `cache` came from rune_binding_sampler_create for `binding`. */
-bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample_cache *cache);
+RUNE_API bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample_cache *cache);
 
 /** Samples joints [first, first + count) at time t into a chunk (entry i is
  * joint first + i): through `cache` when it is this binding's sampler (the
@@ -144,23 +147,25 @@ bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample
  * sampler. `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise
  * nothing is written). Returns how many entries it wrote: count, less past
  * the binding's joints or the chunk. */
-size_t rune_binding_sample_chunk(const rune_binding *binding, rune_sample_cache *cache, float t, size_t first,
+RUNE_API size_t rune_binding_sample_chunk(const rune_binding *binding, rune_sample_cache *cache, float t, size_t first,
                                  size_t count, rune_sample_chunk *out);
 
 /** rune_binding_sample through the binding's sampler `cache` (any other
  * cache, or NULL, samples exactly). */
-void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *cache, float t, rune_pose *pose);
+RUNE_API void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *cache, float t, rune_pose *pose);
 
 /** Caches bindings by (clip serial, rig layout signature, retarget id). */
 typedef struct rune_binding_cache rune_binding_cache;
 
 /** Creates an empty binding cache; destroy frees every binding in it. */
-rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err);
-void rune_binding_cache_destroy(rune_binding_cache *cache);
+RUNE_API rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err);
+RUNE_API void rune_binding_cache_destroy(rune_binding_cache *cache);
 /** Returns a cached binding or builds one. The binding stays owned by the
  * cache. */
-rune_status rune_binding_cache_acquire(rune_binding_cache *cache, const rune_rig *rig, const rune_clip *clip,
+RUNE_API rune_status rune_binding_cache_acquire(rune_binding_cache *cache, const rune_rig *rig, const rune_clip *clip,
                                        uint32_t retarget_id, const rune_binding **out, rune_error *err);
-size_t rune_binding_cache_builds(const rune_binding_cache *cache);
+RUNE_API size_t rune_binding_cache_builds(const rune_binding_cache *cache);
+
+RUNE_END_DECLS
 
 #endif

@@ -12,6 +12,9 @@
 #include "rune/math.h"
 #include "rune/rig.h"
 #include "rune/blend.h"
+#include "rune/export.h"
+
+RUNE_BEGIN_DECLS
 
 /** Root travel of one frame in model space: metres along X and Z, radians
  * of yaw about +Y. */
@@ -26,27 +29,29 @@ typedef struct rune_root_travel {
 } rune_root_travel;
 
 /** The root's local axis that points along model +Y (frame⁻¹ · Y). */
-rune_vec3 rune_root_up_axis(rune_xform root_frame);
+RUNE_API rune_vec3 rune_root_up_axis(rune_xform root_frame);
 
 /** Travel of the root track of a bound clip from unwrapped clip time
  * `from` to `to`. For a looping clip each crossed boundary adds one whole
  * cycle's travel (end minus start), so a forward loop crossing counts the
  * way to the end, the whole cycles between, and the way from the start; a
  * nonlooping clip clamps both times. Zero when the clip has no root track. */
-rune_root_travel rune_root_clip_travel(const rune_binding *binding, int32_t root_joint, rune_vec3 up, double from,
+RUNE_API rune_root_travel rune_root_clip_travel(const rune_binding *binding, int32_t root_joint, rune_vec3 up, double from,
                                        double to);
 
 /** Adds `weight` x the weighted travel of a motion play's leaves as its
  * progress moved from `from` to `to`. */
-void rune_root_motion_travel(const rune_motion_player *player, int32_t root_joint, rune_vec3 up, double from,
+RUNE_API void rune_root_motion_travel(const rune_motion_player *player, int32_t root_joint, rune_vec3 up, double from,
                              double to, float weight, rune_root_travel *acc);
 
 /** Local travel -> the reported model-space delta. */
-rune_root_delta rune_root_to_model(rune_xform root_frame, rune_root_travel travel);
+RUNE_API rune_root_delta rune_root_to_model(rune_xform root_frame, rune_root_travel travel);
 
 /** Removes the horizontal translation and the yaw twist (about the model
  * up axis) from the root joint of an evaluated pose, keeping its vertical
  * translation and its swing: r becomes twist⁻¹ · r. */
-void rune_root_strip(rune_pose *pose, int32_t root_joint, rune_xform root_frame);
+RUNE_API void rune_root_strip(rune_pose *pose, int32_t root_joint, rune_xform root_frame);
+
+RUNE_END_DECLS
 
 #endif

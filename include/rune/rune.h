@@ -1,4 +1,6 @@
-/* rune/rune.h - the whole public API of librune, stage by stage. */
+/* rune/rune.h - the whole public API of rune_core, stage by stage. The
+ * scenario documents are rune/io.h (rune_io), asset import rune/import.h
+ * (rune_import). */
 #ifndef RUNE_RUNE_H
 #define RUNE_RUNE_H
 
@@ -12,6 +14,5 @@
 #include "rune/graph.h"
 #include "rune/root.h"
 #include "rune/character.h"
-#include "rune/io.h"
 
 #endif

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,4 +252,43 @@ int cli_parse_frames(const char *spec, long *first, long *last)
     }
     *first = a;
     return EXIT_OK;
+}
+
+static double monotonic(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static struct {
+    double start, last;
+    bool shown;
+} progress;
+
+void cli_progress(const char *what, size_t done, size_t total)
+{
+    if (cli_quiet || !isatty(STDERR_FILENO))
+        return;
+    double t = monotonic();
+    if (progress.start == 0.0)
+        progress.start = t;
+    /* a stage (no count) is shown at once: it may be one long call */
+    if (total && (t - progress.start < 1.0 || t - progress.last < 0.1))
+        return;
+    progress.last = t;
+    progress.shown = true;
+    if (total)
+        fprintf(stderr, "\r\033[K%s %zu/%zu (%.0f%%)", what, done, total, 100.0 * (double)done / (double)total);
+    else
+        fprintf(stderr, "\r\033[K%s...", what);
+    fflush(stderr);
+}
+
+void cli_progress_done(void)
+{
+    if (progress.shown)
+        fputs("\r\033[K", stderr);
+    progress.start = progress.last = 0.0;
+    progress.shown = false;
 }

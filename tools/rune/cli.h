@@ -80,6 +80,14 @@ rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_
  * when malformed. `last` is left alone for "A:". */
 int cli_parse_frames(const char *spec, long *first, long *last);
 
+/* Progress on stderr for long work, only when stderr is a terminal and
+ * --quiet is not given: one line rewritten in place, cleared by
+ * cli_progress_done. A count (`total` > 0) shows after the first second,
+ * at most 10 times a second; a stage (`total` 0: one long call ahead,
+ * such as assimp reading a file) shows at once. */
+void cli_progress(const char *what, size_t done, size_t total);
+void cli_progress_done(void);
+
 /* "--help" or "-h" among the arguments. */
 bool cli_wants_help(int argc, char **argv);
 

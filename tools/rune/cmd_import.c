@@ -56,7 +56,9 @@ int cmd_import(int argc, char **argv)
     }
     rune_error err = {0};
     rune_import *imp;
+    cli_progress("rune import: reading the asset", 0, 0);
     rune_status st = rune_import_file(asset, NULL, &imp, &err);
+    cli_progress_done();
     if (st) {
         cli_error("%s", err.message);
         return cli_exit_for(st);
@@ -80,7 +82,10 @@ int cmd_import(int argc, char **argv)
     if (!rc)
         rc = cli_output_open(&o, out, inputs, force, msg, sizeof msg);
     if (!rc) {
-        if ((st = rune_import_write_scenario(imp, o.f, &err))) {
+        cli_progress("rune import: writing", 0, 0);
+        st = rune_import_write_scenario(imp, o.f, &err);
+        cli_progress_done();
+        if (st) {
             snprintf(msg, sizeof msg, "%s", err.message);
             rc = cli_exit_for(st);
             cli_output_abort(&o);

@@ -49,6 +49,7 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
         d->parent = c->parent;
     }
     size_t f = (size_t)r->frame - d->first_frame;
+    cli_progress("rune render: evaluating frame", f + 1, d->frames);
     rune_rig_model_xforms(r->rig, r->pose, c->model);
     for (size_t j = 0; j < d->joints; j++) {
         rune_quat q = r->pose->r[j];
@@ -216,8 +217,10 @@ int cmd_render(int argc, char **argv)
         rc = EXIT_INPUT;
     }
     c.d.plot_joints = plot_joints;
+    cli_progress("rune render: drawing", 0, 0);
     if (!rc)
         rc = sheet_render(&c.d, o.f, out, svg, w, h, snapshots, msg, sizeof msg);
+    cli_progress_done();
     if (!rc)
         rc = cli_output_commit(&o, msg, sizeof msg);
     else

@@ -24,18 +24,18 @@ void bench_ref_sample_mix(const bench_ref_input *in, size_t n, rune_pose *scratc
                 s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
                 if (s <= 0.0f)
                     continue;
-                rune_quat q = scratch[i].r[j];
+                rune_quat q = rune_pose_r(&scratch[i], j);
                 if (rune_q_dot(aq, q) < 0.0f)
                     q = rune_q_negate(q);
                 aq = rune_q(aq.x + s * q.x, aq.y + s * q.y, aq.z + s * q.z, aq.w + s * q.w);
-                at = rune_v3_add(at, rune_v3_scale(scratch[i].t[j], s));
+                at = rune_v3_add(at, rune_v3_scale(rune_pose_t(&scratch[i], j), s));
                 sum += s;
             }
             if (sum <= 0.0f)
                 continue;
             float c = sum > 1.0f ? 1.0f : sum;
-            out->t[j] = rune_v3_lerp(out->t[j], rune_v3_scale(at, 1.0f / sum), c);
-            out->r[j] = rune_q_slerp(out->r[j], rune_q_normalize(aq), c);
+            rune_pose_set_t(out, j, rune_v3_lerp(rune_pose_t(out, j), rune_v3_scale(at, 1.0f / sum), c));
+            rune_pose_set_r(out, j, rune_q_slerp(rune_pose_r(out, j), rune_q_normalize(aq), c));
             out->coverage[j] += c * (1.0f - out->coverage[j]);
         }
 }

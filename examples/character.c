@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         travel += d.dz;
         if (frame % 30 == 29) {
             const rune_pose *pose = rune_character_pose(ch);
-            rune_quat q = pose->r[arm];
+            rune_quat q = rune_pose_r(pose, arm);
             printf("frame %3d: Chest/ArmR r = [%.3f %.3f %.3f %.3f], root dz %.4f m, travelled %.3f m\n", frame, q.x,
                    q.y, q.z, q.w, d.dz, travel);
         }

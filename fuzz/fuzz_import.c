@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     for (int k = 0; k < 4; k++) {
                         rune_binding_sample(b, rune_clip_length(clip) * (float)k / 3.0f, &pose);
                         for (size_t j = 0; j < pose.count; j++)
-                            if (!isfinite(pose.r[j].w) || !isfinite(pose.t[j].x))
+                            if (!isfinite(pose.qw[j]) || !isfinite(pose.tx[j]))
                                 __builtin_trap();
                     }
                     rune_binding_destroy(b);

@@ -124,6 +124,7 @@ typedef struct rune_key_sample {
     float weight;
     float mask_weight;
     float coverage; /**< clamp(weight * (1 - mask_weight), 0, 1) */
+    rune_vec3 s;    /**< scale */
 } rune_key_sample;
 
 /** Samples a track at time t (clip time, not wrapped: the caller wraps loops).
@@ -132,12 +133,19 @@ typedef struct rune_key_sample {
  * mask weight lerp by the eased value and rotation slerps. */
 RUNE_API void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
-/** Instruction sets of the vectorized kernels (sampling, mixing, matrices). */
+/** Instruction sets of the vectorized kernels (sampling, mixing, matrices).
+ * Every level computes the same formulas in the same order; the FMA levels
+ * fuse multiplies and adds (one rounding instead of two), so their results
+ * agree with the scalar level to within a few units in the last place
+ * (tests/unit/test_mix.c, test_clip.c, test_rig.c measure it). */
 typedef enum rune_simd_level {
-    RUNE_SIMD_AUTO = 0, /**< the best this CPU supports */
+    RUNE_SIMD_AUTO = 0, /**< the fastest this CPU supports */
     RUNE_SIMD_SCALAR,
     RUNE_SIMD_SSE2,
-    RUNE_SIMD_AVX2
+    RUNE_SIMD_AVX2,
+    RUNE_SIMD_AVX2_FMA,  /**< AVX2 with fused multiply-add */
+    RUNE_SIMD_AVX512,    /**< AVX-512 F/BW/VL/DQ with fused multiply-add */
+    RUNE_SIMD_LEVEL_COUNT
 } rune_simd_level;
 
 /** The best level this build and CPU support. */
@@ -145,8 +153,12 @@ RUNE_API rune_simd_level rune_simd_best(void);
 /** The level a request gets: AUTO becomes the best, a level the CPU lacks
  * falls back to the best it has. */
 RUNE_API rune_simd_level rune_simd_resolve(rune_simd_level level);
-/** "auto", "scalar", "sse2" or "avx2". */
+/** "auto", "scalar", "sse2", "avx2", "avx2fma" or "avx512". */
 RUNE_API const char *rune_simd_name(rune_simd_level level);
+/** The level of a name as rune_simd_name gives it; -1 when unknown. */
+RUNE_API int rune_simd_from_name(const char *name);
+/** Whether this build and CPU can run a level. */
+RUNE_API bool rune_simd_supported(rune_simd_level level);
 
 /** Per-play sampling state of one clip: for every lane (a track, or a rig
  * joint, see rune_sample_cache_create_lanes) the key whose segment (the way
@@ -186,6 +198,7 @@ RUNE_API rune_simd_level rune_sample_cache_level(const rune_sample_cache *cache)
 typedef struct rune_sample_chunk {
     float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
     float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
+    float sx[RUNE_SAMPLE_CHUNK], sy[RUNE_SAMPLE_CHUNK], sz[RUNE_SAMPLE_CHUNK];
     float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK], coverage[RUNE_SAMPLE_CHUNK];
 } rune_sample_chunk;
 
@@ -194,6 +207,7 @@ static inline void rune_sample_chunk_set(rune_sample_chunk *chunk, size_t i, con
 {
     chunk->x[i] = s->t.x, chunk->y[i] = s->t.y, chunk->z[i] = s->t.z;
     chunk->qx[i] = s->r.x, chunk->qy[i] = s->r.y, chunk->qz[i] = s->r.z, chunk->qw[i] = s->r.w;
+    chunk->sx[i] = s->s.x, chunk->sy[i] = s->s.y, chunk->sz[i] = s->s.z;
     chunk->weight[i] = s->weight, chunk->mask[i] = s->mask_weight, chunk->coverage[i] = s->coverage;
 }
 

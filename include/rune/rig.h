@@ -82,29 +82,87 @@ typedef struct rune_mask_entry {
  * Entries naming joints outside the rig are ignored. */
 RUNE_API void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entries, size_t count, float *out);
 
-/** Local motor transforms and coverage for every joint of a rig, as
- * separate arrays (structure of arrays). */
+/** Joints of a pose are padded to a multiple of this many lanes per
+ * channel: the widest kernel (AVX-512, 16 floats) then runs over whole
+ * poses without a remainder. */
+#define RUNE_POSE_LANES 16
+
+/** Local motor transforms (translation, rotation, scale) and coverage for
+ * every joint of a rig, in structure-of-arrays form: one array per
+ * channel, each `stride` floats (the joint count rounded up to
+ * RUNE_POSE_LANES; the padding lanes hold identity with coverage 0), all
+ * in one 64-byte aligned block. The mixing kernels, graph layers,
+ * cross-fades and blend spaces work on poses in place, with no transposes.
+ * Read and write single joints with the accessors below. */
 typedef struct rune_pose {
-    size_t count;
-    rune_vec3 *t;
-    rune_quat *r;
-    float *coverage;
+    size_t count;               /**< joints */
+    size_t stride;              /**< floats per channel */
+    float *tx, *ty, *tz;        /**< translation */
+    float *qx, *qy, *qz, *qw;   /**< rotation (unit quaternion) */
+    float *sx, *sy, *sz;        /**< scale (1 when not animated) */
+    float *coverage;            /**< composed coverage, 0..1 */
+    void *block;                /**< the allocation holding every channel */
+    size_t block_size;
     rune_allocator alloc;
 } rune_pose;
 
 /** Allocates a pose of `count` joints, reset to identity with coverage 0. */
 RUNE_API rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
 RUNE_API void rune_pose_release(rune_pose *pose);
-/** Identity transforms, coverage 0 (the storage default of unkeyed joints). */
+/** Identity transforms and scale 1, coverage 0 (the storage default of
+ * unkeyed joints), padding lanes included. */
 RUNE_API void rune_pose_reset(rune_pose *pose);
-/** Copies min(dst->count, src->count) joints. */
+
+/** Joint j's translation, rotation, scale and rigid transform. */
+static inline rune_vec3 rune_pose_t(const rune_pose *p, size_t j) { return rune_v3(p->tx[j], p->ty[j], p->tz[j]); }
+static inline rune_quat rune_pose_r(const rune_pose *p, size_t j)
+{
+    return rune_q(p->qx[j], p->qy[j], p->qz[j], p->qw[j]);
+}
+static inline rune_vec3 rune_pose_s(const rune_pose *p, size_t j) { return rune_v3(p->sx[j], p->sy[j], p->sz[j]); }
+static inline rune_xform rune_pose_xform(const rune_pose *p, size_t j)
+{
+    rune_xform x = {rune_pose_t(p, j), rune_pose_r(p, j)};
+    return x;
+}
+/** Sets joint j's translation, rotation or scale. */
+static inline void rune_pose_set_t(rune_pose *p, size_t j, rune_vec3 t)
+{
+    p->tx[j] = t.x, p->ty[j] = t.y, p->tz[j] = t.z;
+}
+static inline void rune_pose_set_r(rune_pose *p, size_t j, rune_quat r)
+{
+    p->qx[j] = r.x, p->qy[j] = r.y, p->qz[j] = r.z, p->qw[j] = r.w;
+}
+static inline void rune_pose_set_s(rune_pose *p, size_t j, rune_vec3 s)
+{
+    p->sx[j] = s.x, p->sy[j] = s.y, p->sz[j] = s.z;
+}
+/** Sets joint j's translation, rotation and coverage (scale unchanged). */
+static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat r, float coverage)
+{
+    rune_pose_set_t(p, j, t);
+    rune_pose_set_r(p, j, r);
+    p->coverage[j] = coverage;
+}
+
+/** Copies every channel of the lanes both poses have (joints and padding). */
 RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
-/** Model-space transform of every joint (rune_rig_joint_count entries):
- * model(j) = model(parent) * frame(j) * pose(j), parents first. */
+/** Model-space transform of every joint (rune_rig_joint_count entries) as
+ * rotation + translation, for engines that skin with dual quaternions:
+ * model(j) = model(parent) * frame(j) * pose(j), parents first; the pose's
+ * scale is left out (a rigid transform has none). */
 RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
-/** The same as column-major 4x4 matrices (m[col * 4 + row]). */
+/** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
+ * the last row is 0 0 0 1): local matrices a chunk of joints at a time,
+ * straight from the pose's arrays, then the hierarchy with SIMD columns.
+ * Elements are clamped to +-RUNE_MAX_MAGNITUDE (no chain overflows). Joints
+ * the pose lacks stand at rest (their frame alone). */
 RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
+/** rune_rig_model_matrices with the kernels of a given instruction set. */
+RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
+                                         rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
 RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 

@@ -43,4 +43,5 @@ void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_
         out->mask_weight = c->key_mask[a] + (c->key_mask[b] - c->key_mask[a]) * e;
     }
     out->coverage = rune_clamp01(out->weight * (1.0f - out->mask_weight));
+    out->s = rune_v3(1.0f, 1.0f, 1.0f);
 }

@@ -11,9 +11,9 @@
 #include "sample_kernel.h"
 
 #include <math.h>
-#if defined(KERNEL_ISA_AVX2)
+#if defined(KERNEL_GATHER_AVX2)
 #include <immintrin.h>
-#elif defined(KERNEL_ISA_SSE2)
+#elif defined(KERNEL_GATHER_SSE2)
 #include <emmintrin.h>
 #endif
 
@@ -27,7 +27,7 @@ typedef struct gathered {
     float w[RUNE_SAMPLE_CHUNK], dw[RUNE_SAMPLE_CHUNK], m[RUNE_SAMPLE_CHUNK], dm[RUNE_SAMPLE_CHUNK];
 } gathered;
 
-#if defined(KERNEL_ISA_AVX2)
+#if defined(KERNEL_GATHER_AVX2)
 /* Rows r[0..7] (8 floats of one lane each) -> columns, stored at col[c] + i. */
 static inline void transpose8(const __m256 r[8], float *const col[8], size_t i)
 {
@@ -76,7 +76,7 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
         _mm256_store_ps(g->dm + i, _mm256_shuffle_ps(t1, t3, 0xEE));
     }
 }
-#elif defined(KERNEL_ISA_SSE2)
+#elif defined(KERNEL_GATHER_SSE2)
 /* Four rows of four floats -> four columns, stored at col[c] + i. */
 static inline void transpose4(__m128 r0, __m128 r1, __m128 r2, __m128 r3, float *const col[4], size_t i)
 {
@@ -152,5 +152,8 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
         out->qy[i] = cs * g.qy[i] + su * g.vy[i];
         out->qz[i] = cs * g.qz[i] + su * g.vz[i];
         out->qw[i] = cs * g.qw[i] + su * g.vw[i];
+        out->sx[i] = 1.0f; /* clips carry no scale keys yet */
+        out->sy[i] = 1.0f;
+        out->sz[i] = 1.0f;
     }
 }

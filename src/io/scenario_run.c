@@ -262,9 +262,10 @@ bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t wha
     char name[128];
     const char *bad = NULL;
     for (size_t j = 0; !bad && j < r->pose->count; j++) {
-        const float v[8] = {r->pose->t[j].x, r->pose->t[j].y, r->pose->t[j].z, r->pose->r[j].x,
-                            r->pose->r[j].y, r->pose->r[j].z, r->pose->r[j].w, r->pose->coverage[j]};
-        if (!all_finite(v, 8))
+        const rune_pose *p = r->pose;
+        const float v[11] = {p->tx[j], p->ty[j], p->tz[j], p->qx[j], p->qy[j], p->qz[j],
+                             p->qw[j], p->sx[j], p->sy[j], p->sz[j], p->coverage[j]};
+        if (!all_finite(v, 11))
             bad = rune_rig_joint_name(r->rig, j, name, sizeof name);
     }
     const float root[3] = {r->root_motion.dx, r->root_motion.dz, r->root_motion.yaw};

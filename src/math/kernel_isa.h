@@ -22,10 +22,12 @@ static inline size_t kernel_lanes(size_t n) { return (n + KERNEL_LANES - 1) / KE
 #define KERNEL_CAT(f, isa) KERNEL_CAT2(f, isa)
 #define KERNEL(f) KERNEL_CAT(f, KERNEL_ISA)
 
-/* Declares the three builds of one kernel function. */
+/* Declares the builds of one kernel function. */
 #define KERNEL_DECLARE(ret, f, params)                                                                              \
     ret f##_scalar params;                                                                                            \
     ret f##_sse2 params;                                                                                              \
-    ret f##_avx2 params
+    ret f##_avx2 params;                                                                                              \
+    ret f##_avx2fma params;                                                                                           \
+    ret f##_avx512 params
 
 #endif

@@ -279,7 +279,5 @@ void rune_animator_prefetch(const rune_animator *a, bool state)
         if (a->slots[i].live)
             rune_sample_cache_prefetch(a->slots[i].cache);
     prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
-    prefetch_range(a->pose.t, a->joint_count * sizeof *a->pose.t, true);
-    prefetch_range(a->pose.r, a->joint_count * sizeof *a->pose.r, true);
-    prefetch_range(a->pose.coverage, a->joint_count * sizeof *a->pose.coverage, true);
+    prefetch_range(a->pose.block, a->pose.block_size, true);
 }

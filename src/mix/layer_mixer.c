@@ -1,21 +1,22 @@
-/* Graph layers composed onto a pose over SoA chunks of joints: an override
- * layer overlays its pose by layer weight x mask x coverage (keeping the
- * result straight, see overlay_straight), an additive layer adds its
- * weighted delta from a reference pose. */
+/* Graph layers composed onto a pose in place over chunks of joints: an
+ * override layer overlays its pose by layer weight x mask x coverage
+ * (keeping the result straight, see overlay_straight), an additive layer
+ * adds its weighted delta from a reference pose. */
 #include "mix_chunks.h"
 
 /* The exact additive rotation for lanes of weight above 0 the kernel
  * flagged wide:
  * r = normalize(r * slerp(identity, normalize(r_ref^-1 r_layer), w)). */
-static void add_wide(const mix_lanes *layer, const mix_lanes *ref, mix_lanes *o, const float *wide, size_t n)
+static void add_wide(const mix_view *layer, const mix_view *ref, const mix_view *o, const float *w, const float *wide,
+                     size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (wide[i] == 0.0f || !(layer->c[i] > 0.0f))
+        if (wide[i] == 0.0f || !(w[i] > 0.0f))
             continue;
         rune_quat delta = rune_q_normalize(rune_q_mul(rune_q_conjugate(rune_q(ref->qx[i], ref->qy[i], ref->qz[i], ref->qw[i])),
                                                       rune_q(layer->qx[i], layer->qy[i], layer->qz[i], layer->qw[i])));
         rune_quat r = rune_q_normalize(rune_q_mul(rune_q(o->qx[i], o->qy[i], o->qz[i], o->qw[i]),
-                                                  rune_q_slerp(rune_q_identity(), delta, layer->c[i])));
+                                                  rune_q_slerp(rune_q_identity(), delta, w[i])));
         o->qx[i] = r.x, o->qy[i] = r.y, o->qz[i] = r.z, o->qw[i] = r.w;
     }
 }
@@ -28,18 +29,15 @@ static void add_wide(const mix_lanes *layer, const mix_lanes *ref, mix_lanes *o,
  * layer's own transform, not a blend with the identity storage default).
  * Overlaid in turn onto anything, that equals overlaying the layers one by
  * one: lerp(b, T', c') = lerp(lerp(b, T, c), t, w). */
-static void overlay_straight(const mix_kernels *k, mix_lanes *l, mix_lanes *o, float *wide, size_t lanes)
+static void overlay_straight(const mix_kernels *k, const mix_view *l, const float *w, const mix_view *o, size_t lanes)
 {
-    float cover[RUNE_SAMPLE_CHUNK];
+    float f[RUNE_SAMPLE_CHUNK], wide[RUNE_SAMPLE_CHUNK];
     for (size_t i = 0; i < lanes; i++) {
-        float w = l->c[i], c = o->c[i] + w * (1.0f - o->c[i]);
-        cover[i] = c;
-        l->c[i] = c > 0.0f ? rune_clamp01(w / c) : 0.0f;
+        float c = o->c[i] + w[i] * (1.0f - o->c[i]);
+        f[i] = c > 0.0f ? rune_clamp01(w[i] / c) : 0.0f;
     }
-    if (k->overlay(l, o, wide, lanes))
-        rune__mix_overlay_wide(l, o, wide, lanes);
-    for (size_t i = 0; i < lanes; i++)
-        o->c[i] = cover[i];
+    if (k->overlay(l, f, w, o, wide, lanes))
+        rune__mix_overlay_wide(l, f, o, wide, lanes);
 }
 
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
@@ -47,23 +45,25 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
 {
     mix_kernels k = rune__mix_kernels(level);
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
-    for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
-        size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
+    size_t count = out->count < layer->count ? out->count : layer->count;
+    if (ref && ref->count < count)
+        count = ref->count;
+    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
-        mix_lanes o, l, r;
-        float wide[RUNE_SAMPLE_CHUNK];
-        rune__mix_load_lanes(out, first, n, lanes, &o);
-        rune__mix_load_lanes(layer, first, n, lanes, &l);
-        /* the layer's coverage becomes each joint's weight in the layer */
+        mix_view o = rune__pose_view(out, first), l = rune__pose_view(layer, first);
+        /* the layer's coverage becomes each joint's weight in the layer;
+         * padding lanes weigh nothing */
+        float w[RUNE_SAMPLE_CHUNK];
         for (size_t i = 0; i < lanes; i++)
-            l.c[i] = rune_clamp01(lw * (mask && i < n ? mask[first + i] : 1.0f) * l.c[i]);
+            w[i] = i < n ? rune_clamp01(lw * (mask ? mask[first + i] : 1.0f) * l.c[i]) : 0.0f;
         if (ref) {
-            rune__mix_load_lanes(ref, first, n, lanes, &r);
-            if (k.add(&o, &l, &r, wide, lanes))
-                add_wide(&l, &r, &o, wide, lanes);
+            float wide[RUNE_SAMPLE_CHUNK];
+            mix_view r = rune__pose_view(ref, first);
+            if (k.add(&o, &l, &r, w, wide, lanes))
+                add_wide(&l, &r, &o, w, wide, lanes);
         } else {
-            overlay_straight(&k, &l, &o, wide, lanes);
+            overlay_straight(&k, &l, w, &o, lanes);
         }
-        rune__mix_store_lanes(&o, first, n, out);
     }
 }

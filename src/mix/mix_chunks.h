@@ -1,5 +1,6 @@
 /* What the mixers of this stage share: the kernels of one instruction set,
- * and moving joints between poses and SoA chunks (mix_lanes). */
+ * views of poses, sampled chunks and stack lanes, and the exact slerp for
+ * the few lanes the overlay kernel leaves. */
 #ifndef RUNE_SRC_MIX_MIX_CHUNKS_H
 #define RUNE_SRC_MIX_MIX_CHUNKS_H
 
@@ -8,29 +9,27 @@
 
 /* The mixing kernels of one instruction set. */
 typedef struct mix_kernels {
-    void (*accumulate)(mix_lanes *, const rune_sample_chunk *, float, size_t);
-    void (*mean)(const mix_lanes *, mix_lanes *, size_t);
-    size_t (*overlay)(const mix_lanes *, mix_lanes *, float *, size_t);
-    size_t (*add)(mix_lanes *, const mix_lanes *, const mix_lanes *, float *, size_t);
+    void (*accumulate)(const mix_view *, const mix_view *, float, size_t);
+    void (*mean)(const mix_view *, const mix_view *, size_t);
+    size_t (*overlay)(const mix_view *, const float *, const float *, const mix_view *, float *, size_t);
+    size_t (*add)(const mix_view *, const mix_view *, const mix_view *, const float *, float *, size_t);
 } mix_kernels;
 
 /* The kernels of `level` (see rune_simd_resolve). */
 mix_kernels rune__mix_kernels(rune_simd_level level);
 
-/* Joints [first, first + n) of `pose` into eight lane arrays (x, y, z,
- * qx, qy, qz, qw, coverage), as far as the pose goes; returns how many
- * lanes that filled. */
-size_t rune__mix_load_pose(const rune_pose *pose, size_t first, size_t n, float *const lane[8]);
-/* The same into a mix_lanes, lanes past the pose up to `lanes` getting
- * identity with coverage 0. */
-void rune__mix_load_lanes(const rune_pose *pose, size_t first, size_t n, size_t lanes, mix_lanes *o);
-/* Lanes [from, to) of `o` set to identity with coverage 0. */
-void rune__mix_identity_lanes(mix_lanes *o, size_t from, size_t to);
-/* Lanes [0, n) back into joints [first, first + n) of `out`. */
-void rune__mix_store_lanes(const mix_lanes *o, size_t first, size_t n, rune_pose *out);
+/* The lanes of `pose` from joint `first` on (in place: no copy). */
+mix_view rune__pose_view(const rune_pose *pose, size_t first);
+/* The lanes of stack storage, or of a sampled chunk. */
+mix_view rune__lanes_view(mix_lanes *lanes);
+mix_view rune__chunk_view(rune_sample_chunk *chunk);
+/* Lanes [from, to) of a view set to identity, scale 1, coverage 0. */
+void rune__mix_identity(const mix_view *v, size_t from, size_t to);
+/* Lanes [0, n) of a view set to 0 (an accumulator). */
+void rune__mix_zero(const mix_view *v, size_t n);
 
 /* The exact slerp for the lanes rune__mix_overlay flagged wide: their old
- * rotation toward mean's by mean's coverage. */
-void rune__mix_overlay_wide(const mix_lanes *mean, mix_lanes *o, const float *wide, size_t n);
+ * rotation toward src's by f. */
+void rune__mix_overlay_wide(const mix_view *src, const float *f, const mix_view *out, const float *wide, size_t n);
 
 #endif

@@ -1,139 +1,178 @@
 /* The SoA mixing kernels: plain loops with selects instead of branches, so
- * the compiler vectorizes them; built once per instruction set by CMake. */
+ * the compiler vectorizes them; built once per instruction set by CMake.
+ * Each kernel copies its views' channel pointers into locals first, so
+ * the loop body indexes plain arrays. */
 #include "mix_kernel.h"
 #include "../math/lane_quat.h"
 #include "../math/slerp_series.h"
 
 #include <math.h>
 
-void KERNEL(rune__mix_accumulate)(mix_lanes *restrict acc, const rune_sample_chunk *restrict s, float weight, size_t n)
+/* Largest additive scale ratio (layer / reference). */
+#define MAX_RATIO 1e6f
+
+void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float weight, size_t n)
 {
+    float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz, *aqw = acc->qw;
+    float *asx = acc->sx, *asy = acc->sy, *asz = acc->sz, *ac = acc->c;
+    const float *x = s->x, *y = s->y, *z = s->z, *qx = s->qx, *qy = s->qy, *qz = s->qz, *qw = s->qw;
+    const float *sx = s->sx, *sy = s->sy, *sz = s->sz, *c = s->c;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float share = weight * s->coverage[i];
+        float share = weight * c[i];
         /* shares too small to show are none: a denormal share would make
          * the mean's 1 / sum overflow */
         share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
-        float d = acc->qx[i] * s->qx[i] + acc->qy[i] * s->qy[i] + acc->qz[i] * s->qz[i] + acc->qw[i] * s->qw[i];
+        float d = aqx[i] * qx[i] + aqy[i] * qy[i] + aqz[i] * qz[i] + aqw[i] * qw[i];
         float ss = d < 0.0f ? -share : share; /* hemisphere alignment as a select */
-        acc->qx[i] += ss * s->qx[i];
-        acc->qy[i] += ss * s->qy[i];
-        acc->qz[i] += ss * s->qz[i];
-        acc->qw[i] += ss * s->qw[i];
-        acc->x[i] += share * s->x[i];
-        acc->y[i] += share * s->y[i];
-        acc->z[i] += share * s->z[i];
-        acc->c[i] += share;
+        aqx[i] += ss * qx[i];
+        aqy[i] += ss * qy[i];
+        aqz[i] += ss * qz[i];
+        aqw[i] += ss * qw[i];
+        ax[i] += share * x[i];
+        ay[i] += share * y[i];
+        az[i] += share * z[i];
+        asx[i] += share * sx[i];
+        asy[i] += share * sy[i];
+        asz[i] += share * sz[i];
+        ac[i] += share;
     }
 }
 
 /* The guarded division takes x + (ok ? 0 : 1), not (ok ? x : 1), for the
  * reason lane_quat.h gives. */
-void KERNEL(rune__mix_mean)(const mix_lanes *restrict acc, mix_lanes *restrict mean, size_t n)
+void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)
 {
+    const float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz;
+    const float *aqw = acc->qw, *asx = acc->sx, *asy = acc->sy, *asz = acc->sz, *ac = acc->c;
+    float *x = mean->x, *y = mean->y, *z = mean->z, *qx = mean->qx, *qy = mean->qy, *qz = mean->qz, *qw = mean->qw;
+    float *sx = mean->sx, *sy = mean->sy, *sz = mean->sz, *c = mean->c;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float sum = acc->c[i];
+        float sum = ac[i];
         float inv_sum = 1.0f / (sum + (sum > 0.0f ? 0.0f : 1.0f));
-        mean->x[i] = acc->x[i] * inv_sum;
-        mean->y[i] = acc->y[i] * inv_sum;
-        mean->z[i] = acc->z[i] * inv_sum;
-        rune_quat r = lane_q_normalize(rune_q(acc->qx[i], acc->qy[i], acc->qz[i], acc->qw[i]));
-        mean->qx[i] = r.x, mean->qy[i] = r.y, mean->qz[i] = r.z, mean->qw[i] = r.w;
-        mean->c[i] = sum > 0.0f ? (sum < 1.0f ? sum : 1.0f) : 0.0f;
+        x[i] = ax[i] * inv_sum;
+        y[i] = ay[i] * inv_sum;
+        z[i] = az[i] * inv_sum;
+        /* no share: scale 1, the storage default */
+        sx[i] = sum > 0.0f ? asx[i] * inv_sum : 1.0f;
+        sy[i] = sum > 0.0f ? asy[i] * inv_sum : 1.0f;
+        sz[i] = sum > 0.0f ? asz[i] * inv_sum : 1.0f;
+        rune_quat r = lane_q_normalize(rune_q(aqx[i], aqy[i], aqz[i], aqw[i]));
+        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
+        c[i] = sum > 0.0f ? (sum < 1.0f ? sum : 1.0f) : 0.0f;
     }
 }
 
-/* The common case: every lane's rank coverage is 0 or 1, so each lane
- * keeps the pose below or takes the mean. */
-static void overlay_whole(const mix_lanes *restrict m, mix_lanes *restrict out, size_t n)
+/* The common case: every lane's factor is 0 or 1, so each lane keeps the
+ * transform it has or takes the source's. */
+static void overlay_whole(const mix_view *src, const float *restrict f, const float *restrict g, const mix_view *out,
+                          size_t n)
 {
+    const float *x = src->x, *y = src->y, *z = src->z, *qx = src->qx, *qy = src->qy, *qz = src->qz, *qw = src->qw;
+    const float *sx = src->sx, *sy = src->sy, *sz = src->sz;
+    float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
+    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float c = m->c[i];
-        float mx = m->x[i], my = m->y[i], mz = m->z[i];
-        float mqx = m->qx[i], mqy = m->qy[i], mqz = m->qz[i], mqw = m->qw[i];
-        float ox = out->x[i], oy = out->y[i], oz = out->z[i], oc = out->c[i];
-        float oqx = out->qx[i], oqy = out->qy[i], oqz = out->qz[i], oqw = out->qw[i];
-        out->x[i] = c >= 1.0f ? mx : ox;
-        out->y[i] = c >= 1.0f ? my : oy;
-        out->z[i] = c >= 1.0f ? mz : oz;
-        out->c[i] = c >= 1.0f ? 1.0f : oc;
-        out->qx[i] = c >= 1.0f ? mqx : oqx;
-        out->qy[i] = c >= 1.0f ? mqy : oqy;
-        out->qz[i] = c >= 1.0f ? mqz : oqz;
-        out->qw[i] = c >= 1.0f ? mqw : oqw;
+        bool take = f[i] >= 1.0f;
+        float px = ox[i], py = oy[i], pz = oz[i], pqx = oqx[i], pqy = oqy[i], pqz = oqz[i], pqw = oqw[i];
+        float psx = osx[i], psy = osy[i], psz = osz[i];
+        ox[i] = take ? x[i] : px;
+        oy[i] = take ? y[i] : py;
+        oz[i] = take ? z[i] : pz;
+        oqx[i] = take ? qx[i] : pqx;
+        oqy[i] = take ? qy[i] : pqy;
+        oqz[i] = take ? qz[i] : pqz;
+        oqw[i] = take ? qw[i] : pqw;
+        osx[i] = take ? sx[i] : psx;
+        osy[i] = take ? sy[i] : psy;
+        osz[i] = take ? sz[i] : psz;
+        oc[i] += g[i] * (1.0f - oc[i]);
     }
 }
 
-/* Any lane: c = 0 keeps the pose below, c = 1 takes the mean, between
- * lerps t, slerps r with the series (lanes whose rotations are far apart
- * keep the old rotation and are flagged wide) and blends coverage.
- * Conditions are single comparisons feeding selects: the vectorizer gives
- * up on boolean temporaries combined with && or &. */
-static float overlay_partial(const mix_lanes *restrict m, mix_lanes *restrict out, float *restrict wide, size_t n)
+/* Any lane: f = 0 keeps, f = 1 takes, between lerps translation and scale
+ * and slerps rotation with the series (lanes whose rotations are far apart
+ * keep the old rotation and are flagged wide). Conditions are single
+ * comparisons feeding selects: the vectorizer gives up on boolean
+ * temporaries combined with && or &. */
+static float overlay_partial(const mix_view *src, const float *restrict f, const float *restrict g,
+                             const mix_view *out, float *restrict wide, size_t n)
 {
+    const float *x = src->x, *y = src->y, *z = src->z, *qx = src->qx, *qy = src->qy, *qz = src->qz, *qw = src->qw;
+    const float *sx = src->sx, *sy = src->sy, *sz = src->sz;
+    float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
+    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
     float wide_count = 0.0f;
 #pragma omp simd reduction(+ : wide_count)
     for (size_t i = 0; i < n; i++) {
-        float c = m->c[i];
-        float tx = m->x[i], ty = m->y[i], tz = m->z[i];
-        float rx = m->qx[i], ry = m->qy[i], rz = m->qz[i], rw = m->qw[i];
-        float px = out->qx[i], py = out->qy[i], pz = out->qz[i], pw = out->qw[i];
+        float u = f[i];
+        float rx = qx[i], ry = qy[i], rz = qz[i], rw = qw[i];
+        float px = oqx[i], py = oqy[i], pz = oqz[i], pw = oqw[i];
         float d = px * rx + py * ry + pz * rz + pw * rw;
         float sign = d < 0.0f ? -1.0f : 1.0f;
         d = d * sign;
         d = d > 1.0f ? 1.0f : d;
-        float wa = rune_slerp_series(1.0f - c, d - 1.0f), wb = sign * rune_slerp_series(c, d - 1.0f);
+        float wa = rune_slerp_series(1.0f - u, d - 1.0f), wb = sign * rune_slerp_series(u, d - 1.0f);
         rune_quat q = lane_q_normalize(rune_q(px * wa + rx * wb, py * wa + ry * wb, pz * wa + rz * wb, pw * wa + rw * wb));
-        float qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+        float nqx = q.x, nqy = q.y, nqz = q.z, nqw = q.w;
         /* a wide arc keeps the old rotation for the exact slerp */
-        qx = d < RUNE_SERIES_MIN_DOT ? px : qx, qy = d < RUNE_SERIES_MIN_DOT ? py : qy;
-        qz = d < RUNE_SERIES_MIN_DOT ? pz : qz, qw = d < RUNE_SERIES_MIN_DOT ? pw : qw;
+        nqx = d < RUNE_SERIES_MIN_DOT ? px : nqx, nqy = d < RUNE_SERIES_MIN_DOT ? py : nqy;
+        nqz = d < RUNE_SERIES_MIN_DOT ? pz : nqz, nqw = d < RUNE_SERIES_MIN_DOT ? pw : nqw;
         float is_wide = d < RUNE_SERIES_MIN_DOT ? 1.0f : 0.0f;
 
-        float ox = out->x[i], oy = out->y[i], oz = out->z[i], oc = out->c[i];
-        float lx = ox + (tx - ox) * c, ly = oy + (ty - oy) * c, lz = oz + (tz - oz) * c;
-        float lc = oc + c * (1.0f - oc);
-        out->x[i] = c >= 1.0f ? tx : (c > 0.0f ? lx : ox);
-        out->y[i] = c >= 1.0f ? ty : (c > 0.0f ? ly : oy);
-        out->z[i] = c >= 1.0f ? tz : (c > 0.0f ? lz : oz);
-        out->c[i] = c >= 1.0f ? 1.0f : (c > 0.0f ? lc : oc);
-        out->qx[i] = c >= 1.0f ? rx : (c > 0.0f ? qx : px);
-        out->qy[i] = c >= 1.0f ? ry : (c > 0.0f ? qy : py);
-        out->qz[i] = c >= 1.0f ? rz : (c > 0.0f ? qz : pz);
-        out->qw[i] = c >= 1.0f ? rw : (c > 0.0f ? qw : pw);
-        float flag = c >= 1.0f ? 0.0f : (c > 0.0f ? is_wide : 0.0f);
+        float tx = ox[i], ty = oy[i], tz = oz[i], tsx = osx[i], tsy = osy[i], tsz = osz[i];
+        float lx = tx + (x[i] - tx) * u, ly = ty + (y[i] - ty) * u, lz = tz + (z[i] - tz) * u;
+        float lsx = tsx + (sx[i] - tsx) * u, lsy = tsy + (sy[i] - tsy) * u, lsz = tsz + (sz[i] - tsz) * u;
+        ox[i] = u >= 1.0f ? x[i] : (u > 0.0f ? lx : tx);
+        oy[i] = u >= 1.0f ? y[i] : (u > 0.0f ? ly : ty);
+        oz[i] = u >= 1.0f ? z[i] : (u > 0.0f ? lz : tz);
+        osx[i] = u >= 1.0f ? sx[i] : (u > 0.0f ? lsx : tsx);
+        osy[i] = u >= 1.0f ? sy[i] : (u > 0.0f ? lsy : tsy);
+        osz[i] = u >= 1.0f ? sz[i] : (u > 0.0f ? lsz : tsz);
+        oqx[i] = u >= 1.0f ? rx : (u > 0.0f ? nqx : px);
+        oqy[i] = u >= 1.0f ? ry : (u > 0.0f ? nqy : py);
+        oqz[i] = u >= 1.0f ? rz : (u > 0.0f ? nqz : pz);
+        oqw[i] = u >= 1.0f ? rw : (u > 0.0f ? nqw : pw);
+        oc[i] += g[i] * (1.0f - oc[i]);
+        float flag = u >= 1.0f ? 0.0f : (u > 0.0f ? is_wide : 0.0f);
         wide[i] = flag;
         wide_count += flag;
     }
     return wide_count;
 }
 
-size_t KERNEL(rune__mix_overlay)(const mix_lanes *restrict mean, mix_lanes *restrict out, float *restrict wide,
+size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const float *g, const mix_view *out, float *wide,
                                  size_t n)
 {
     float partial = 0.0f;
 #pragma omp simd reduction(+ : partial)
     for (size_t i = 0; i < n; i++)
-        partial += mean->c[i] > 0.0f ? (mean->c[i] < 1.0f ? 1.0f : 0.0f) : 0.0f;
+        partial += f[i] > 0.0f ? (f[i] < 1.0f ? 1.0f : 0.0f) : 0.0f;
     if (partial == 0.0f) {
-        overlay_whole(mean, out, n);
+        overlay_whole(src, f, g, out, n);
         return 0; /* no lane is wide: `wide` is not read */
     }
-    return (size_t)overlay_partial(mean, out, wide, n);
+    return (size_t)overlay_partial(src, f, g, out, wide, n);
 }
 
-size_t KERNEL(rune__mix_add)(mix_lanes *restrict out, const mix_lanes *restrict layer, const mix_lanes *restrict ref,
-                             float *restrict wide, size_t n)
+size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const mix_view *ref, const float *weight,
+                             float *wide, size_t n)
 {
+    float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
+    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
+    const float *lx = layer->x, *ly = layer->y, *lz = layer->z, *lqx = layer->qx, *lqy = layer->qy, *lqz = layer->qz;
+    const float *lqw = layer->qw, *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz;
+    const float *rx = ref->x, *ry = ref->y, *rz = ref->z, *rqx = ref->qx, *rqy = ref->qy, *rqz = ref->qz;
+    const float *rqw = ref->qw, *rsx = ref->sx, *rsy = ref->sy, *rsz = ref->sz;
     float wide_count = 0.0f;
 #pragma omp simd reduction(+ : wide_count)
     for (size_t i = 0; i < n; i++) {
-        float w = layer->c[i];
+        float w = weight[i];
         /* the delta rotation ref^-1 * layer, normalized */
-        rune_quat delta = lane_q_normalize(rune_q_mul(rune_q_conjugate(rune_q(ref->qx[i], ref->qy[i], ref->qz[i], ref->qw[i])),
-                                                      rune_q(layer->qx[i], layer->qy[i], layer->qz[i], layer->qw[i])));
+        rune_quat delta = lane_q_normalize(rune_q_mul(rune_q_conjugate(rune_q(rqx[i], rqy[i], rqz[i], rqw[i])),
+                                                      rune_q(lqx[i], lqy[i], lqz[i], lqw[i])));
         /* slerp(identity, delta, w): the identity's dot with the delta is
          * its w, sign-aligned; the series weights as in rune_q_slerp */
         float sign = delta.w < 0.0f ? -1.0f : 1.0f;
@@ -142,7 +181,7 @@ size_t KERNEL(rune__mix_add)(mix_lanes *restrict out, const mix_lanes *restrict 
         float wa = rune_slerp_series(1.0f - w, d - 1.0f), wb = sign * rune_slerp_series(w, d - 1.0f);
         rune_quat step = lane_q_normalize(rune_q(delta.x * wb, delta.y * wb, delta.z * wb, wa + delta.w * wb));
         /* out = out * that, normalized */
-        float px = out->qx[i], py = out->qy[i], pz = out->qz[i], pw = out->qw[i];
+        float px = oqx[i], py = oqy[i], pz = oqz[i], pw = oqw[i];
         rune_quat q = lane_q_normalize(rune_q_mul(rune_q(px, py, pz, pw), step));
         float qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         /* a wide arc keeps the old rotation for the exact scalar step; the
@@ -152,18 +191,32 @@ size_t KERNEL(rune__mix_add)(mix_lanes *restrict out, const mix_lanes *restrict 
         qx = d < RUNE_SERIES_MIN_DOT ? px : qx, qy = d < RUNE_SERIES_MIN_DOT ? py : qy;
         qz = d < RUNE_SERIES_MIN_DOT ? pz : qz, qw = d < RUNE_SERIES_MIN_DOT ? pw : qw;
 
-        float ox = out->x[i], oy = out->y[i], oz = out->z[i], oc = out->c[i];
-        float ax_t = ox + (layer->x[i] - ref->x[i]) * w, ay_t = oy + (layer->y[i] - ref->y[i]) * w;
-        float az_t = oz + (layer->z[i] - ref->z[i]) * w, ac = oc + w * (1.0f - oc);
+        /* the scale ratio layer / reference, 1 where the reference is 0 */
+        float bx = rsx[i], by = rsy[i], bz = rsz[i];
+        float ratio_x = lsx[i] / (bx + (bx != 0.0f ? 0.0f : 1.0f)), ratio_y = lsy[i] / (by + (by != 0.0f ? 0.0f : 1.0f));
+        float ratio_z = lsz[i] / (bz + (bz != 0.0f ? 0.0f : 1.0f));
+        ratio_x = bx != 0.0f ? ratio_x : 1.0f, ratio_y = by != 0.0f ? ratio_y : 1.0f, ratio_z = bz != 0.0f ? ratio_z : 1.0f;
+        /* a ratio of a tiny reference stays within float range */
+        ratio_x = ratio_x < MAX_RATIO ? (ratio_x > -MAX_RATIO ? ratio_x : -MAX_RATIO) : MAX_RATIO;
+        ratio_y = ratio_y < MAX_RATIO ? (ratio_y > -MAX_RATIO ? ratio_y : -MAX_RATIO) : MAX_RATIO;
+        ratio_z = ratio_z < MAX_RATIO ? (ratio_z > -MAX_RATIO ? ratio_z : -MAX_RATIO) : MAX_RATIO;
+
+        float tx = ox[i], ty = oy[i], tz = oz[i], c = oc[i], tsx = osx[i], tsy = osy[i], tsz = osz[i];
+        float at_x = tx + (lx[i] - rx[i]) * w, at_y = ty + (ly[i] - ry[i]) * w, at_z = tz + (lz[i] - rz[i]) * w;
+        float as_x = tsx * (1.0f + w * (ratio_x - 1.0f)), as_y = tsy * (1.0f + w * (ratio_y - 1.0f));
+        float as_z = tsz * (1.0f + w * (ratio_z - 1.0f));
         /* w = 0 leaves the lane as it was */
-        out->x[i] = w > 0.0f ? ax_t : ox;
-        out->y[i] = w > 0.0f ? ay_t : oy;
-        out->z[i] = w > 0.0f ? az_t : oz;
-        out->c[i] = w > 0.0f ? ac : oc;
-        out->qx[i] = w > 0.0f ? qx : px;
-        out->qy[i] = w > 0.0f ? qy : py;
-        out->qz[i] = w > 0.0f ? qz : pz;
-        out->qw[i] = w > 0.0f ? qw : pw;
+        ox[i] = w > 0.0f ? at_x : tx;
+        oy[i] = w > 0.0f ? at_y : ty;
+        oz[i] = w > 0.0f ? at_z : tz;
+        osx[i] = w > 0.0f ? as_x : tsx;
+        osy[i] = w > 0.0f ? as_y : tsy;
+        osz[i] = w > 0.0f ? as_z : tsz;
+        oc[i] = w > 0.0f ? c + w * (1.0f - c) : c;
+        oqx[i] = w > 0.0f ? qx : px;
+        oqy[i] = w > 0.0f ? qy : py;
+        oqz[i] = w > 0.0f ? qz : pz;
+        oqw[i] = w > 0.0f ? qw : pw;
         wide[i] = is_wide;
         wide_count += is_wide;
     }

@@ -1,20 +1,31 @@
 /* The vectorized steps of per-joint mixing over one chunk of joints in
  * structure-of-arrays form: priority ranks, weighted means, graph layers.
- * One source, compiled once per instruction set (see math/kernel_isa.h);
- * priority_mixer.c and layer_mixer.c pick a build at run time. Every build performs the same float operations in the same
- * order, so all of them give bit-identical results. */
+ * The chunk is a view (channel pointers), so kernels read and write poses
+ * in place; sampled chunks and accumulators on the stack are viewed the
+ * same way. One source, compiled once per instruction set (see
+ * math/kernel_isa.h); priority_mixer.c and layer_mixer.c pick a build at
+ * run time. */
 #ifndef RUNE_SRC_MIX_MIX_KERNEL_H
 #define RUNE_SRC_MIX_MIX_KERNEL_H
 
 #include "rune/clip.h"
 #include "../math/kernel_isa.h"
 
-/* One chunk of joints: translations, rotations and coverage. As a rank's
- * accumulator the fields hold sums (t = sum s t, r = sum s q, c = sum s);
- * as the composed result, the pose itself. */
+/* Channels of a chunk: translation, rotation, scale and coverage. As a
+ * rank's accumulator the channels hold sums (x = sum s x, q = sum s q,
+ * s = sum s scale, c = sum s). */
+typedef struct mix_view {
+    float *x, *y, *z;
+    float *qx, *qy, *qz, *qw;
+    float *sx, *sy, *sz;
+    float *c;
+} mix_view;
+
+/* Storage on the stack for one chunk. */
 typedef struct mix_lanes {
     float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
     float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
+    float sx[RUNE_SAMPLE_CHUNK], sy[RUNE_SAMPLE_CHUNK], sz[RUNE_SAMPLE_CHUNK];
     float c[RUNE_SAMPLE_CHUNK];
 } mix_lanes;
 
@@ -23,30 +34,33 @@ typedef struct mix_lanes {
 #define RUNE_MIN_SHARE 1e-12f
 
 /* acc += s * sample for lanes [0, n), s = clamp(weight * coverage, 0, 1)
- * (NaN or at most RUNE_MIN_SHARE: 0); each rotation is added with the sign that puts it in the
- * running sum's hemisphere. `weight` must be finite. */
-KERNEL_DECLARE(void, rune__mix_accumulate, (mix_lanes *acc, const rune_sample_chunk *sample, float weight, size_t n));
+ * (NaN or at most RUNE_MIN_SHARE: 0); each rotation is added with the sign
+ * that puts it in the running sum's hemisphere. `weight` must be finite. */
+KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view *sample, float weight, size_t n));
 
 /* Each lane's mean from the sums in `acc`: t / sum, the normalized
- * rotation sum (identity when about 0 or not finite), coverage
- * clamp(sum, 0, 1); lanes with no share get identity and coverage 0. */
-KERNEL_DECLARE(void, rune__mix_mean, (const mix_lanes *acc, mix_lanes *mean, size_t n));
+ * rotation sum (identity when about 0 or not finite), scale / sum,
+ * coverage clamp(sum, 0, 1); lanes with no share get identity and
+ * coverage 0. */
+KERNEL_DECLARE(void, rune__mix_mean, (const mix_view *acc, const mix_view *mean, size_t n));
 
-/* Overlays each lane of `mean` (a pose with coverage c in [0, 1]) onto
- * `out`: nothing at 0, a copy at 1, otherwise t lerps, r slerps and
- * coverage becomes c_out + c (1 - c_out). The slerp uses the series of
- * slerp_series.h; lanes whose two rotations are more than 45 degrees apart
- * keep their old rotation and get wide[i] = 1 (else 0), for the caller to
- * slerp exactly. Returns how many lanes are wide. */
-KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_lanes *mean, mix_lanes *out, float *wide, size_t n));
+/* Moves each lane of `out` toward `src` by f[i] (translation and scale
+ * lerp, rotation slerp; nothing at 0, a copy at 1) and raises its coverage
+ * to c + g[i] (1 - c). The slerp uses the series of slerp_series.h; lanes
+ * whose two rotations are more than 45 degrees apart keep their old
+ * rotation and get wide[i] = 1 (else 0), for the caller to slerp exactly.
+ * Returns how many lanes are wide. */
+KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_view *src, const float *f, const float *g, const mix_view *out,
+                                            float *wide, size_t n));
 
-/* Adds an additive layer onto `out`, lane i with weight layer->c[i] (in
- * [0, 1]): t += w (t_layer - t_ref); r = normalize(r * slerp(identity,
- * delta, w)) with delta = normalize(r_ref^-1 r_layer); coverage
- * c + w (1 - c); lanes of weight 0 stay as they were. Lanes whose delta
- * turns more than 90 degrees keep their old rotation and are flagged in
- * `wide` as for rune__mix_overlay, whatever their weight. */
-KERNEL_DECLARE(size_t, rune__mix_add, (mix_lanes *out, const mix_lanes *layer, const mix_lanes *ref, float *wide,
-                                        size_t n));
+/* Adds an additive layer onto `out`, lane i with weight w[i] (in [0, 1]):
+ * t += w (t_layer - t_ref); r = normalize(r * slerp(identity, delta, w))
+ * with delta = normalize(r_ref^-1 r_layer); s *= 1 + w (s_layer / s_ref - 1)
+ * (a zero reference scale counts as 1); coverage c + w (1 - c); lanes of
+ * weight 0 stay as they were. Lanes whose delta turns more than 90 degrees
+ * keep their old rotation and are flagged in `wide` as for
+ * rune__mix_overlay, whatever their weight. */
+KERNEL_DECLARE(size_t, rune__mix_add, (const mix_view *out, const mix_view *layer, const mix_view *ref, const float *w,
+                                        float *wide, size_t n));
 
 #endif

@@ -1,8 +1,8 @@
-/* Per-joint priority composition: weighted means per rank, overlaid from the
- * lowest rank up by each rank's coverage. Composition runs over chunks of
- * joints in structure-of-arrays form through the vectorized kernels of
- * mix_kernel.c, as do the weighted means of blend spaces and cross-fades;
- * the per-joint overlay serves graph layers. */
+/* Per-joint priority composition: weighted means per rank, overlaid from
+ * the lowest rank up by each rank's coverage. Composition runs over chunks
+ * of joints in structure-of-arrays form through the vectorized kernels of
+ * mix_kernel.c, reading finished poses and writing the result in place;
+ * only sampled tracks and the rank sums live on the stack. */
 #include "rune/mix.h"
 #include "mix_chunks.h"
 
@@ -16,35 +16,38 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     if (c <= 0.0f)
         return;
     if (c >= 1.0f) { /* a full overlay replaces: slerp(a, b, 1) is b */
-        pose->t[j] = t;
-        pose->r[j] = r;
-        pose->coverage[j] = 1.0f;
+        rune_pose_set(pose, j, t, r, 1.0f);
         return;
     }
-    pose->t[j] = rune_v3_lerp(pose->t[j], t, c);
-    pose->r[j] = rune_q_slerp(pose->r[j], r, c);
+    rune_pose_set_t(pose, j, rune_v3_lerp(rune_pose_t(pose, j), t, c));
+    rune_pose_set_r(pose, j, rune_q_slerp(rune_pose_r(pose, j), r, c));
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-
-/* A contribution's joints [first, first + n) as a chunk; lanes up to
- * `lanes` (the padded count) past what it covers get coverage 0. */
-static void contribution_chunk(const rune_contribution *c, size_t first, size_t n, size_t lanes,
-                               rune_sample_chunk *s)
+/* A contribution's joints [first, first + n) as a view with `lanes` lanes:
+ * a finished pose in place, or a track sampled into `scratch`. Lanes past
+ * what the contribution covers get coverage 0. */
+static mix_view contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
+                                  rune_sample_chunk *scratch)
 {
+    if (c->pose && c->pose->count >= first + n && c->pose->stride >= first + lanes)
+        return rune__pose_view(c->pose, first);
+    mix_view v = rune__chunk_view(scratch);
     size_t got = 0;
-    if (c->pose) {
-        float *const lane[8] = {s->x, s->y, s->z, s->qx, s->qy, s->qz, s->qw, s->coverage};
-        got = rune__mix_load_pose(c->pose, first, n, lane);
+    if (c->pose) { /* a pose shorter than the rig: copy what it has */
+        const rune_pose *p = c->pose;
+        got = p->count > first ? (p->count - first < n ? p->count - first : n) : 0;
+        const float *from[11] = {p->tx, p->ty, p->tz, p->qx, p->qy, p->qz, p->qw, p->sx, p->sy, p->sz, p->coverage};
+        float *const to[11] = {v.x, v.y, v.z, v.qx, v.qy, v.qz, v.qw, v.sx, v.sy, v.sz, v.c};
+        for (int k = 0; k < 11; k++)
+            memcpy(to[k], from[k] + first, got * sizeof(float));
     } else if (c->track) {
         const rune_track *tr = c->track;
-        got = rune_binding_sample_chunk(tr->binding, tr->cache, rune_track_sample_time(tr), first, n, s);
+        got = rune_binding_sample_chunk(tr->binding, tr->cache, rune_track_sample_time(tr), first, n, scratch);
     }
-    static const rune_key_sample unkeyed = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0}; /* the storage default */
-    for (size_t i = got; i < lanes; i++)
-        rune_sample_chunk_set(s, i, &unkeyed);
+    rune__mix_identity(&v, got, lanes);
+    return v;
 }
-
 
 /* Stable insertion sort of contribution indexes by rank: lists are short. */
 static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *order)
@@ -62,16 +65,16 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
 /* The sums of one chunk of joints over contributions cs[idx[0..count)]
  * (idx NULL: all of cs[0..count)). */
 static void accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
-                             size_t first, size_t n, size_t lanes, mix_lanes *acc)
+                             size_t first, size_t n, size_t lanes, const mix_view *acc)
 {
-    rune_sample_chunk s;
-    memset(acc, 0, sizeof *acc);
+    rune_sample_chunk scratch;
+    rune__mix_zero(acc, lanes);
     for (size_t i = 0; i < count; i++) {
         const rune_contribution *c = &cs[idx ? idx[i] : i];
         if (!c->pose && !c->track)
             continue;
-        contribution_chunk(c, first, n, lanes, &s);
-        k->accumulate(acc, &s, isfinite(c->weight) ? c->weight : 0.0f, lanes);
+        mix_view v = contribution_view(c, first, n, lanes, &scratch);
+        k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, lanes);
     }
 }
 
@@ -81,10 +84,10 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
-        mix_lanes acc, mean;
+        mix_lanes sums;
+        mix_view acc = rune__lanes_view(&sums), o = rune__pose_view(out, first);
         accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
-        k.mean(&acc, &mean, lanes);
-        rune__mix_store_lanes(&mean, first, n, out);
+        k.mean(&acc, &o, lanes);
     }
 }
 
@@ -93,24 +96,24 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
 {
     mix_kernels k = rune__mix_kernels(level);
     sort_by_rank(cs, count, order);
-    /* joint chunks outermost: a chunk's sums, samples and result stay in L1
-     * from the first contribution to the store */
+    /* joint chunks outermost: a chunk's sums and samples stay in L1 from
+     * the first contribution to the result */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
-        mix_lanes o, acc, mean;
+        mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
-        rune__mix_identity_lanes(&o, 0, lanes);
+        mix_view o = rune__pose_view(out, first), acc = rune__lanes_view(&sums), mean = rune__lanes_view(&means);
+        rune__mix_identity(&o, 0, lanes);
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
             accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
             k.mean(&acc, &mean, lanes);
-            if (k.overlay(&mean, &o, wide, lanes))
-                rune__mix_overlay_wide(&mean, &o, wide, lanes);
+            if (k.overlay(&mean, mean.c, mean.c, &o, wide, lanes))
+                rune__mix_overlay_wide(&mean, mean.c, &o, wide, lanes);
             lo = hi;
         }
-        rune__mix_store_lanes(&o, first, n, out);
     }
 }

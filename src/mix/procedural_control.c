@@ -10,17 +10,18 @@ static void apply_one(const rune_control *c, rune_pose *pose)
     float w = rune_clamp01(c->weight);
     if (w <= 0.0f)
         return;
+    rune_vec3 t = rune_pose_t(pose, j);
+    rune_quat r = rune_pose_r(pose, j);
     if (c->mode == RUNE_CONTROL_OFFSET) {
-        pose->r[j] = rune_q_normalize(rune_q_mul(pose->r[j], rune_q_slerp(rune_q_identity(), c->xform.r, w)));
-        pose->t[j] = rune_v3_add(pose->t[j], rune_v3_scale(c->xform.t, w));
-        pose->coverage[j] += w * (1.0f - pose->coverage[j]);
+        r = rune_q_normalize(rune_q_mul(r, rune_q_slerp(rune_q_identity(), c->xform.r, w)));
+        t = rune_v3_add(t, rune_v3_scale(c->xform.t, w));
     } else {
         if (c->drive_t)
-            pose->t[j] = rune_v3_lerp(pose->t[j], c->xform.t, w);
+            t = rune_v3_lerp(t, c->xform.t, w);
         if (c->drive_r)
-            pose->r[j] = rune_q_slerp(pose->r[j], c->xform.r, w);
-        pose->coverage[j] += w * (1.0f - pose->coverage[j]);
+            r = rune_q_slerp(r, c->xform.r, w);
     }
+    rune_pose_set(pose, j, t, r, pose->coverage[j] + w * (1.0f - pose->coverage[j]));
 }
 
 void rune_controls_apply(const rune_control *cs, size_t count, size_t *order, rune_pose *pose)

@@ -109,9 +109,8 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
             continue;
         rune_key_sample s;
         rune_clip_sample_track(b->clip, k, t, &s);
-        pose->t[j] = s.t;
-        pose->r[j] = s.r;
-        pose->coverage[j] = s.coverage;
+        rune_pose_set(pose, (size_t)j, s.t, s.r, s.coverage);
+        rune_pose_set_s(pose, (size_t)j, s.s);
     }
 }
 
@@ -143,7 +142,7 @@ size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache
     }
     for (size_t i = 0; i < count; i++) { /* no fast sampler: the exact one */
         int32_t k = b->track_of_joint[first + i];
-        rune_key_sample s = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0};
+        rune_key_sample s = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0, {1, 1, 1}};
         if (k >= 0)
             rune_clip_sample_track(b->clip, (size_t)k, t, &s);
         rune_sample_chunk_set(out, i, &s);
@@ -158,16 +157,15 @@ void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache,
     for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
         size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
         n = rune_binding_sample_chunk(b, cache, t, first, n, &s);
-        for (size_t i = 0; i < n; i++) {
-            pose->t[first + i] = rune_v3(s.x[i], s.y[i], s.z[i]);
-            pose->r[first + i] = rune_q(s.qx[i], s.qy[i], s.qz[i], s.qw[i]);
-            pose->coverage[first + i] = s.coverage[i];
-        }
+        const float *from[11] = {s.x, s.y, s.z, s.qx, s.qy, s.qz, s.qw, s.sx, s.sy, s.sz, s.coverage};
+        float *const to[11] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy, pose->qz,
+                               pose->qw, pose->sx, pose->sy, pose->sz, pose->coverage};
+        for (int c = 0; c < 11; c++) /* SoA to SoA: a copy per channel */
+            memcpy(to[c] + first, from[c], n * sizeof(float));
     }
     for (size_t j = joints; j < pose->count; j++) { /* joints the binding's rig lacks */
-        pose->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
-        pose->r[j] = rune_q_identity();
-        pose->coverage[j] = 0.0f;
+        rune_pose_set(pose, j, rune_v3(0.0f, 0.0f, 0.0f), rune_q_identity(), 0.0f);
+        rune_pose_set_s(pose, j, rune_v3(1.0f, 1.0f, 1.0f));
     }
 }
 

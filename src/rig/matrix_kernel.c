@@ -1,44 +1,132 @@
 /* Local joint matrices for a chunk of joints in one branch-free loop, which
- * the compiler vectorizes; CMake builds this file once per instruction set.
- * The arithmetic is rune_xform_mul followed by rune_mat4_from_xform,
- * written out lane-wise in the same order, so every build and the scalar
- * helpers agree. */
+ * the compiler vectorizes across joints; then the hierarchy, one joint at
+ * a time, as column arithmetic: in the x86 builds four-float SIMD columns
+ * (fused multiply-adds in the FMA builds), in the scalar build plain
+ * loops over the same formulas. CMake builds this file once per
+ * instruction set. */
 #include "matrix_kernel.h"
 #include "../math/lane_quat.h"
 
-void KERNEL(rune__local_matrices)(const local_in *restrict in, local_out *restrict out, size_t n)
+#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
+#include <immintrin.h>
+#endif
+
+void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, size_t n)
 {
+    const float *fx = in->fx, *fy = in->fy, *fz = in->fz, *fqx = in->fqx, *fqy = in->fqy, *fqz = in->fqz;
+    const float *fqw = in->fqw, *tx = in->tx, *ty = in->ty, *tz = in->tz, *qx = in->qx, *qy = in->qy;
+    const float *qz = in->qz, *qw = in->qw, *sx = in->sx, *sy = in->sy, *sz = in->sz;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float ax = in->fqx[i], ay = in->fqy[i], az = in->fqz[i], aw = in->fqw[i];
+        float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
         /* frame rotation * pose rotation, normalized */
-        rune_quat q = lane_q_normalize(
-            rune_q_mul(rune_q(ax, ay, az, aw), rune_q(in->qx[i], in->qy[i], in->qz[i], in->qw[i])));
+        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i])));
         float x = q.x, y = q.y, z = q.z, w = q.w;
         /* frame translation + frame rotation applied to the pose's
          * translation (rune_q_rotate: v + 2w (u x v) + 2 u x (u x v)) */
-        float vx = in->tx[i], vy = in->ty[i], vz = in->tz[i];
+        float vx = tx[i], vy = ty[i], vz = tz[i];
         float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
         float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
         float w2 = 2.0f * aw;
-        float px = vx + (cx * w2 + ccx * 2.0f) + in->fx[i];
-        float py = vy + (cy * w2 + ccy * 2.0f) + in->fy[i];
-        float pz = vz + (cz * w2 + ccz * 2.0f) + in->fz[i];
-        /* rune_mat4_from_xform */
+        /* the rotation matrix (rune_mat4_from_xform), columns scaled */
         float xx = x * x, yy = y * y, zz = z * z;
         float xy = x * y, xz = x * z, yz = y * z;
         float wx = w * x, wy = w * y, wz = w * z;
-        out->m[0][i] = 1 - 2 * (yy + zz);
-        out->m[1][i] = 2 * (xy + wz);
-        out->m[2][i] = 2 * (xz - wy);
-        out->m[3][i] = 2 * (xy - wz);
-        out->m[4][i] = 1 - 2 * (xx + zz);
-        out->m[5][i] = 2 * (yz + wx);
-        out->m[6][i] = 2 * (xz + wy);
-        out->m[7][i] = 2 * (yz - wx);
-        out->m[8][i] = 1 - 2 * (xx + yy);
-        out->m[9][i] = px;
-        out->m[10][i] = py;
-        out->m[11][i] = pz;
+        float s0 = sx[i], s1 = sy[i], s2 = sz[i];
+        out->m[0][i] = (1 - 2 * (yy + zz)) * s0;
+        out->m[1][i] = 2 * (xy + wz) * s0;
+        out->m[2][i] = 2 * (xz - wy) * s0;
+        out->m[3][i] = 2 * (xy - wz) * s1;
+        out->m[4][i] = (1 - 2 * (xx + zz)) * s1;
+        out->m[5][i] = 2 * (yz + wx) * s1;
+        out->m[6][i] = 2 * (xz + wy) * s2;
+        out->m[7][i] = 2 * (yz - wx) * s2;
+        out->m[8][i] = (1 - 2 * (xx + yy)) * s2;
+        out->m[9][i] = vx + (cx * w2 + ccx * 2.0f) + fx[i];
+        out->m[10][i] = vy + (cy * w2 + ccy * 2.0f) + fy[i];
+        out->m[11][i] = vz + (cz * w2 + ccz * 2.0f) + fz[i];
     }
 }
+
+#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
+#if defined(__FMA__)
+#define MADD(a, b, c) _mm_fmadd_ps(a, b, c)
+#else
+#define MADD(a, b, c) _mm_add_ps(_mm_mul_ps(a, b), c)
+#endif
+
+static inline __m128 clamp_column(__m128 v)
+{
+    return _mm_max_ps(_mm_min_ps(v, _mm_set1_ps(RUNE_MAX_MAGNITUDE)), _mm_set1_ps(-RUNE_MAX_MAGNITUDE));
+}
+
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+                               rune_mat4 *model)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = first + i;
+        const float *l[12];
+        for (int e = 0; e < 12; e++)
+            l[e] = &local->m[e][i];
+        float *out = model[j].m;
+        if (parent[j] < 0) {
+            _mm_storeu_ps(out, _mm_set_ps(0.0f, *l[2], *l[1], *l[0]));
+            _mm_storeu_ps(out + 4, _mm_set_ps(0.0f, *l[5], *l[4], *l[3]));
+            _mm_storeu_ps(out + 8, _mm_set_ps(0.0f, *l[8], *l[7], *l[6]));
+            _mm_storeu_ps(out + 12, _mm_set_ps(1.0f, *l[11], *l[10], *l[9]));
+            continue;
+        }
+        /* column c of model(parent) * local = sum over k of parent column
+         * k times local element (k, c); the translation adds the parent's */
+        const float *p = model[parent[j]].m;
+        __m128 p0 = _mm_loadu_ps(p), p1 = _mm_loadu_ps(p + 4), p2 = _mm_loadu_ps(p + 8), p3 = _mm_loadu_ps(p + 12);
+        __m128 c0 = MADD(p2, _mm_set1_ps(*l[2]), MADD(p1, _mm_set1_ps(*l[1]), _mm_mul_ps(p0, _mm_set1_ps(*l[0]))));
+        __m128 c1 = MADD(p2, _mm_set1_ps(*l[5]), MADD(p1, _mm_set1_ps(*l[4]), _mm_mul_ps(p0, _mm_set1_ps(*l[3]))));
+        __m128 c2 = MADD(p2, _mm_set1_ps(*l[8]), MADD(p1, _mm_set1_ps(*l[7]), _mm_mul_ps(p0, _mm_set1_ps(*l[6]))));
+        __m128 c3 = MADD(p2, _mm_set1_ps(*l[11]), MADD(p1, _mm_set1_ps(*l[10]), MADD(p0, _mm_set1_ps(*l[9]), p3)));
+        _mm_storeu_ps(out, clamp_column(c0));
+        _mm_storeu_ps(out + 4, clamp_column(c1));
+        _mm_storeu_ps(out + 8, clamp_column(c2));
+        _mm_storeu_ps(out + 12, clamp_column(c3)); /* its w is 0 + 0 + 0 + 1: exactly 1 */
+    }
+}
+#else
+static inline float clamp_element(float v)
+{
+    return v < RUNE_MAX_MAGNITUDE ? (v > -RUNE_MAX_MAGNITUDE ? v : -RUNE_MAX_MAGNITUDE) : RUNE_MAX_MAGNITUDE;
+}
+
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+                               rune_mat4 *model)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = first + i;
+        float l[12];
+        for (int e = 0; e < 12; e++)
+            l[e] = local->m[e][i];
+        float *out = model[j].m;
+        if (parent[j] < 0) {
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 3; r++)
+                    out[c * 4 + r] = l[c * 3 + r];
+            out[3] = out[7] = out[11] = 0.0f;
+            out[15] = 1.0f;
+            continue;
+        }
+        const float *p = model[parent[j]].m;
+        float col[16];
+        /* the same order of operations as the SIMD builds: p0 l0, + p1 l1,
+         * + p2 l2 (and + p3 for the translation, first) */
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++) {
+                float v = c == 3 ? p[r] * l[9] + p[12 + r] : p[r] * l[c * 3];
+                v = p[4 + r] * l[c * 3 + 1] + v;
+                col[c * 4 + r] = p[8 + r] * l[c * 3 + 2] + v;
+            }
+        for (int e = 0; e < 16; e++)
+            out[e] = clamp_element(col[e]);
+        out[3] = out[7] = out[11] = 0.0f;
+        out[15] = 1.0f;
+    }
+}
+#endif

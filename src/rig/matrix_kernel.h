@@ -1,32 +1,39 @@
-/* The vectorized step of local-to-model matrices: each joint's local
- * matrix, frame(j) * pose(j), for a chunk of joints at once. One source,
- * compiled once per instruction set (see math/kernel_isa.h); rig_matrices.c
- * picks a build at run time and multiplies down the hierarchy itself. */
+/* The vectorized steps of local-to-model matrices: each joint's local
+ * matrix, frame(j) * pose(j), for a chunk of joints at once (across lanes),
+ * then the hierarchy, joint by joint in parent-first order with SIMD
+ * column arithmetic (each joint needs its parent's result). One source,
+ * compiled once per instruction set (see math/kernel_isa.h);
+ * rig_matrices.c picks a build at run time. */
 #ifndef RUNE_SRC_RIG_MATRIX_KERNEL_H
 #define RUNE_SRC_RIG_MATRIX_KERNEL_H
 
 #include "rune/clip.h"
+#include "rune/math.h"
 #include "../math/kernel_isa.h"
 
-/* A chunk of joints: rest frames and local poses, as arrays. */
+/* A chunk of joints: rest frames and local poses, channel pointers at the
+ * chunk's first joint (structure of arrays, read in place). */
 typedef struct local_in {
-    float fx[RUNE_SAMPLE_CHUNK], fy[RUNE_SAMPLE_CHUNK], fz[RUNE_SAMPLE_CHUNK];
-    float fqx[RUNE_SAMPLE_CHUNK], fqy[RUNE_SAMPLE_CHUNK], fqz[RUNE_SAMPLE_CHUNK], fqw[RUNE_SAMPLE_CHUNK];
-    float tx[RUNE_SAMPLE_CHUNK], ty[RUNE_SAMPLE_CHUNK], tz[RUNE_SAMPLE_CHUNK];
-    float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
+    const float *fx, *fy, *fz, *fqx, *fqy, *fqz, *fqw;
+    const float *tx, *ty, *tz, *qx, *qy, *qz, *qw, *sx, *sy, *sz;
 } local_in;
 
-/* The local matrices: m[e][i] is element LOCAL_ELEMENT[e] (column-major
- * index) of lane i; the other four elements are 0 0 0 1. */
+/* The local matrices of a chunk: m[e][i] is element e of lane i's 3x4
+ * matrix in column-major order (0-2 the first column, 3-5 the second, 6-8
+ * the third, 9-11 the translation); the last row is 0 0 0 1. */
 typedef struct local_out {
     float m[12][RUNE_SAMPLE_CHUNK];
 } local_out;
 
-/* Column-major indexes of local_out's twelve rows. */
-#define LOCAL_ELEMENTS {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14}
-
-/* Lanes [0, n): the matrix of rune_xform_mul(frame, pose), with the same
- * operations as rune_xform_mul and rune_mat4_from_xform. */
+/* Lanes [0, n): the matrix of frame * pose, rotation normalize(fq q) with
+ * its columns scaled by the pose's scale, translation ft + fq t. */
 KERNEL_DECLARE(void, rune__local_matrices, (const local_in *in, local_out *out, size_t n));
+
+/* Joints [first, first + n) (chunk lane i is joint first + i): model[j] =
+ * model[parent[j]] * local (parent[j] < 0: local), parents first. Every
+ * element is clamped to +-RUNE_MAX_MAGNITUDE, so no chain of scales or
+ * translations overflows. */
+KERNEL_DECLARE(void, rune__model_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,
+                                          rune_mat4 *model));
 
 #endif

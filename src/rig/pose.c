@@ -1,52 +1,64 @@
-/* Pose storage: per-joint arrays of translation, rotation and coverage. */
+/* Pose storage: one 64-byte aligned block holding every channel as an
+ * array of `stride` floats (structure of arrays), padded to whole kernel
+ * widths. */
 #include "rune/rig.h"
 #include "../base/alloc.h"
 
+#include <stdint.h>
 #include <string.h>
+
+enum { CHANNELS = 11, ALIGN = 64 };
 
 rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err)
 {
     alloc = rune__alloc_or_default(alloc);
     memset(pose, 0, sizeof *pose);
     pose->alloc = *alloc;
-    pose->t = rune__calloc(alloc, count, sizeof *pose->t);
-    pose->r = rune__calloc(alloc, count, sizeof *pose->r);
-    pose->coverage = rune__calloc(alloc, count, sizeof *pose->coverage);
-    pose->count = count;
-    if (!pose->t || !pose->r || !pose->coverage) {
-        rune_pose_release(pose);
+    size_t stride = (count + RUNE_POSE_LANES - 1) / RUNE_POSE_LANES * RUNE_POSE_LANES;
+    if (stride == 0)
+        stride = RUNE_POSE_LANES; /* a pose always has lanes to point at */
+    if (stride > (SIZE_MAX - ALIGN) / (CHANNELS * sizeof(float)))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
-    }
+    pose->block_size = CHANNELS * stride * sizeof(float) + ALIGN;
+    pose->block = rune__calloc(alloc, pose->block_size, 1);
+    if (!pose->block)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
+    float *base = (float *)(((uintptr_t)pose->block + ALIGN - 1) / ALIGN * ALIGN);
+    float **channel[CHANNELS] = {&pose->tx, &pose->ty, &pose->tz, &pose->qx, &pose->qy, &pose->qz,
+                                 &pose->qw, &pose->sx, &pose->sy, &pose->sz, &pose->coverage};
+    for (size_t c = 0; c < CHANNELS; c++)
+        *channel[c] = base + c * stride;
+    pose->count = count;
+    pose->stride = stride;
     rune_pose_reset(pose);
     return RUNE_OK;
 }
 
 void rune_pose_release(rune_pose *pose)
 {
-    if (!pose || !pose->alloc.free)
+    if (!pose || !pose->block)
         return;
-    rune__free(&pose->alloc, pose->t, pose->count, sizeof *pose->t);
-    rune__free(&pose->alloc, pose->r, pose->count, sizeof *pose->r);
-    rune__free(&pose->alloc, pose->coverage, pose->count, sizeof *pose->coverage);
-    pose->t = NULL;
-    pose->r = NULL;
-    pose->coverage = NULL;
-    pose->count = 0;
+    rune__free(&pose->alloc, pose->block, pose->block_size, 1);
+    memset(pose, 0, sizeof *pose);
 }
 
 void rune_pose_reset(rune_pose *pose)
 {
-    for (size_t j = 0; j < pose->count; j++) {
-        pose->t[j] = rune_v3(0.0f, 0.0f, 0.0f);
-        pose->r[j] = rune_q_identity();
-        pose->coverage[j] = 0.0f;
-    }
+    size_t n = pose->stride;
+    memset(pose->tx, 0, 3 * n * sizeof(float));          /* tx, ty, tz */
+    memset(pose->qx, 0, 3 * n * sizeof(float));          /* qx, qy, qz */
+    memset(pose->coverage, 0, n * sizeof(float));
+    for (size_t j = 0; j < n; j++)
+        pose->qw[j] = pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
 }
 
 void rune_pose_copy(rune_pose *dst, const rune_pose *src)
 {
-    size_t n = dst->count < src->count ? dst->count : src->count;
-    memcpy(dst->t, src->t, n * sizeof *dst->t);
-    memcpy(dst->r, src->r, n * sizeof *dst->r);
-    memcpy(dst->coverage, src->coverage, n * sizeof *dst->coverage);
+    size_t n = dst->stride < src->stride ? dst->stride : src->stride;
+    const float *from[CHANNELS] = {src->tx, src->ty, src->tz, src->qx, src->qy, src->qz,
+                                   src->qw, src->sx, src->sy, src->sz, src->coverage};
+    float *to[CHANNELS] = {dst->tx, dst->ty, dst->tz, dst->qx, dst->qy, dst->qz,
+                           dst->qw, dst->sx, dst->sy, dst->sz, dst->coverage};
+    for (size_t c = 0; c < CHANNELS; c++)
+        memcpy(to[c], from[c], n * sizeof(float));
 }

@@ -1,6 +1,6 @@
 /* Rig layouts: parent-first validation, name resolution, revisions and the
  * membership signature. */
-#include "rune/rig.h"
+#include "rig_internal.h"
 #include "../base/alloc.h"
 
 #include <stdio.h>
@@ -12,6 +12,8 @@ struct rune_rig {
     char **part;
     int32_t *parent;
     rune_xform *frame;
+    float *lanes; /* frames as 7 channels of lane_cap floats (rig_frame_lanes) */
+    size_t lane_cap;
     uint32_t topology_revision;
     uint32_t frame_revision;
     uint64_t signature;
@@ -68,7 +70,19 @@ static void update_signature(rune_rig *rig)
     rig->signature = h;
 }
 
-/* Grows the three joint arrays together: all or nothing. */
+enum { LANE_CHANNELS = 7 };
+
+/* Joint j's frame into the channel arrays. */
+static void set_lanes(rune_rig *rig, size_t j)
+{
+    const rune_xform *f = &rig->frame[j];
+    float *l = rig->lanes;
+    size_t c = rig->lane_cap;
+    l[j] = f->t.x, l[c + j] = f->t.y, l[2 * c + j] = f->t.z;
+    l[3 * c + j] = f->r.x, l[4 * c + j] = f->r.y, l[5 * c + j] = f->r.z, l[6 * c + j] = f->r.w;
+}
+
+/* Grows the joint arrays together: all or nothing. */
 static bool reserve(rune_rig *rig, size_t need)
 {
     if (need <= rig->cap)
@@ -76,15 +90,23 @@ static bool reserve(rune_rig *rig, size_t need)
     size_t cap = rig->cap ? rig->cap * 2 : 8;
     while (cap < need)
         cap *= 2;
+    size_t lane_cap = (cap + RUNE_POSE_LANES - 1) / RUNE_POSE_LANES * RUNE_POSE_LANES;
     char **part = rune__calloc(&rig->alloc, cap, sizeof *part);
     int32_t *parent = rune__calloc(&rig->alloc, cap, sizeof *parent);
     rune_xform *frame = rune__calloc(&rig->alloc, cap, sizeof *frame);
-    if (!part || !parent || !frame) {
+    float *lanes = rune__calloc(&rig->alloc, LANE_CHANNELS * lane_cap, sizeof *lanes);
+    if (!part || !parent || !frame || !lanes) {
         rune__free(&rig->alloc, part, cap, sizeof *part);
         rune__free(&rig->alloc, parent, cap, sizeof *parent);
         rune__free(&rig->alloc, frame, cap, sizeof *frame);
+        rune__free(&rig->alloc, lanes, LANE_CHANNELS * lane_cap, sizeof *lanes);
         return false;
     }
+    for (size_t i = 0; i < lane_cap; i++)
+        lanes[6 * lane_cap + i] = 1.0f; /* padding lanes: identity */
+    rune__free(&rig->alloc, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
+    rig->lanes = lanes;
+    rig->lane_cap = lane_cap;
     if (rig->count) {
         memcpy(part, rig->part, rig->count * sizeof *part);
         memcpy(parent, rig->parent, rig->count * sizeof *parent);
@@ -97,6 +119,8 @@ static bool reserve(rune_rig *rig, size_t need)
     rig->parent = parent;
     rig->frame = frame;
     rig->cap = cap;
+    for (size_t j = 0; j < rig->count; j++)
+        set_lanes(rig, j);
     return true;
 }
 
@@ -148,6 +172,7 @@ static rune_status append(rune_rig *rig, const rune_joint_desc *d, rune_error *e
     rig->parent[index] = p;
     rig->frame[index].t = d->frame.t;
     rig->frame[index].r = rune_q_normalize(d->frame.r);
+    set_lanes(rig, index);
     rig->count++;
     return RUNE_OK;
 }
@@ -188,6 +213,7 @@ void rune_rig_destroy(rune_rig *rig)
     rune__free(&a, rig->part, rig->cap, sizeof *rig->part);
     rune__free(&a, rig->parent, rig->cap, sizeof *rig->parent);
     rune__free(&a, rig->frame, rig->cap, sizeof *rig->frame);
+    rune__free(&a, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
     rune__free(&a, rig, 1, sizeof *rig);
 }
 
@@ -216,6 +242,7 @@ void rune_rig_set_frame(rune_rig *rig, size_t j, rune_xform frame)
 {
     rig->frame[j].t = frame.t;
     rig->frame[j].r = rune_q_normalize(frame.r);
+    set_lanes(rig, j);
     rig->frame_revision++;
 }
 
@@ -230,4 +257,11 @@ int32_t rune_rig_find(const rune_rig *rig, const char *name)
 {
     int32_t r = resolve_parent(rig, name);
     return r >= 0 ? r : -1;
+}
+
+rig_frame_lanes rune__rig_frame_lanes(const rune_rig *rig)
+{
+    const float *l = rig->lanes;
+    size_t c = rig->lane_cap;
+    return (rig_frame_lanes){l, l + c, l + 2 * c, l + 3 * c, l + 4 * c, l + 5 * c, l + 6 * c};
 }

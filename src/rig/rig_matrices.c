@@ -1,105 +1,79 @@
 /* Model-space joint transforms and skinning matrices from a local pose.
- * Joints are parent-first, so a joint's parent is final when it is
- * reached; matrices compose as affine 3x4 (their last row is 0 0 0 1).
- * Local matrices come from the vectorized kernel of matrix_kernel.c. */
-#include "rune/rig.h"
+ * Local matrices come a chunk of joints at a time from the vectorized
+ * kernel of matrix_kernel.c, reading the rig's frames and the pose in
+ * place (both are structure-of-arrays); the hierarchy is then multiplied
+ * joint by joint in parent-first order, so a joint's parent is final when
+ * it is reached. */
+#include "rig_internal.h"
 #include "matrix_kernel.h"
 
 #include <string.h>
 
-/* frame(j) * pose(j): the joint relative to its parent. */
-static inline rune_xform placed(const rune_xform *frame, const rune_pose *pose, size_t j)
+typedef struct matrix_kernels {
+    void (*local)(const local_in *, local_out *, size_t);
+    void (*chain)(const local_out *, const int32_t *, size_t, size_t, rune_mat4 *);
+} matrix_kernels;
+
+static matrix_kernels kernels_for(rune_simd_level level)
 {
-    rune_xform local = rune_xform_identity();
-    if (j < pose->count) {
-        local.t = pose->t[j];
-        local.r = pose->r[j];
+    switch (rune_simd_resolve(level)) {
+#if defined(RUNE_HAVE_X86_KERNELS)
+    case RUNE_SIMD_AVX512: return (matrix_kernels){rune__local_matrices_avx512, rune__model_chain_avx512};
+    case RUNE_SIMD_AVX2_FMA: return (matrix_kernels){rune__local_matrices_avx2fma, rune__model_chain_avx2fma};
+    case RUNE_SIMD_AVX2: return (matrix_kernels){rune__local_matrices_avx2, rune__model_chain_avx2};
+    case RUNE_SIMD_SSE2: return (matrix_kernels){rune__local_matrices_sse2, rune__model_chain_sse2};
+#endif
+    default: return (matrix_kernels){rune__local_matrices_scalar, rune__model_chain_scalar};
     }
-    return rune_xform_mul(frame[j], local);
+}
+
+void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
+{
+    matrix_kernels k = kernels_for(level);
+    const int32_t *parent = rune_rig_parents(rig);
+    rig_frame_lanes f = rune__rig_frame_lanes(rig);
+    size_t count = rune_rig_joint_count(rig);
+    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = kernel_lanes(n);
+        rune_sample_chunk rest; /* only for joints the pose lacks */
+        const float *pose_ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
+                                    pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
+        if (first + lanes <= pose->stride) {
+            for (int c = 0; c < 10; c++)
+                pose_ch[c] += first;
+        } else { /* they stand at rest: identity motion */
+            float *const to[10] = {rest.x, rest.y, rest.z, rest.qx, rest.qy, rest.qz, rest.qw, rest.sx, rest.sy, rest.sz};
+            for (size_t i = 0; i < lanes; i++) {
+                bool posed = first + i < pose->count;
+                for (int c = 0; c < 10; c++)
+                    to[c][i] = posed ? pose_ch[c][first + i] : (c == 6 || c >= 7 ? 1.0f : 0.0f);
+            }
+            for (int c = 0; c < 10; c++)
+                pose_ch[c] = to[c];
+        }
+        local_in in = {f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first, f.qz + first,
+                       f.qw + first, pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
+                       pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
+        local_out local;
+        k.local(&in, &local, lanes);
+        k.chain(&local, parent, first, n, out);
+    }
+}
+
+void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
+{
+    rune_rig_model_matrices_at(rig, pose, RUNE_SIMD_AUTO, out);
 }
 
 void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
 {
     const int32_t *parent = rune_rig_parents(rig);
     const rune_xform *frame = rune_rig_frames(rig);
-    for (size_t j = 0, n = rune_rig_joint_count(rig); j < n; j++) {
-        rune_xform x = placed(frame, pose, j);
-        out[j] = parent[j] < 0 ? x : rune_xform_mul(out[parent[j]], x);
-    }
-}
-
-/* a * b for affine matrices: rune_mat4_mul without the terms that are 0.
- * All four rows are computed alike (a's last row is 0 0 0 1) so the
- * compiler can work a column at a time. */
-static void affine_mul(const float *restrict a, const float *restrict b, float *restrict r)
-{
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 4; row++)
-            r[c * 4 + row] = a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] + a[8 + row] * b[c * 4 + 2];
-    for (int row = 0; row < 4; row++)
-        r[12 + row] = a[row] * b[12] + a[4 + row] * b[13] + a[8 + row] * b[14] + a[12 + row];
-}
-
-typedef void (*local_fn)(const local_in *, local_out *, size_t);
-
-static local_fn local_kernel(void)
-{
-#if defined(RUNE_HAVE_X86_KERNELS)
-    rune_simd_level level = rune_simd_best();
-    if (level == RUNE_SIMD_AVX2)
-        return rune__local_matrices_avx2;
-    if (level == RUNE_SIMD_SSE2)
-        return rune__local_matrices_sse2;
-#endif
-    return rune__local_matrices_scalar;
-}
-
-/* Joints [first, first + n) of the rig and pose as kernel lanes, padded
- * with identities up to `lanes`. */
-static void load_locals(const rune_xform *frame, const rune_pose *pose, size_t first, size_t n, size_t lanes,
-                        local_in *in)
-{
-    size_t posed = pose->count > first ? pose->count - first : 0;
-    for (size_t i = 0; i < lanes; i++) {
-        rune_xform f = i < n ? frame[first + i] : rune_xform_identity();
-        in->fx[i] = f.t.x, in->fy[i] = f.t.y, in->fz[i] = f.t.z;
-        in->fqx[i] = f.r.x, in->fqy[i] = f.r.y, in->fqz[i] = f.r.z, in->fqw[i] = f.r.w;
-    }
-    for (size_t i = 0; i < lanes; i++) {
-        bool has = i < n && i < posed;
-        rune_vec3 t = has ? pose->t[first + i] : rune_v3(0.0f, 0.0f, 0.0f);
-        rune_quat r = has ? pose->r[first + i] : rune_q_identity();
-        in->tx[i] = t.x, in->ty[i] = t.y, in->tz[i] = t.z;
-        in->qx[i] = r.x, in->qy[i] = r.y, in->qz[i] = r.z, in->qw[i] = r.w;
-    }
-}
-
-void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
-{
-    static const int element[12] = LOCAL_ELEMENTS;
-    local_fn kernel = local_kernel();
-    const int32_t *parent = rune_rig_parents(rig);
-    const rune_xform *frame = rune_rig_frames(rig);
     size_t count = rune_rig_joint_count(rig);
-    /* local matrices a chunk at a time (vectorized), then down the
-     * hierarchy joint by joint: parents precede children */
-    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
-        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
-        size_t lanes = kernel_lanes(n);
-        local_in in;
-        local_out local;
-        load_locals(frame, pose, first, n, lanes, &in);
-        kernel(&in, &local, lanes);
-        for (size_t i = 0; i < n; i++) {
-            size_t j = first + i;
-            float m[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
-            for (int e = 0; e < 12; e++)
-                m[element[e]] = local.m[e][i];
-            if (parent[j] < 0)
-                memcpy(out[j].m, m, sizeof m);
-            else
-                affine_mul(out[parent[j]].m, m, out[j].m);
-        }
+    for (size_t j = 0; j < count; j++) {
+        rune_xform x = j < pose->count ? rune_xform_mul(frame[j], rune_pose_xform(pose, j)) : frame[j];
+        out[j] = parent[j] < 0 ? x : rune_xform_mul(out[parent[j]], x);
     }
 }
 

@@ -103,11 +103,11 @@ void rune_root_strip(rune_pose *pose, int32_t root, rune_xform frame)
     rune_vec3 up = rune_root_up_axis(frame);
     size_t j = (size_t)root;
     /* keep only the translation along the model up axis */
-    pose->t[j] = rune_v3_scale(up, rune_v3_dot(pose->t[j], up));
+    rune_pose_set_t(pose, j, rune_v3_scale(up, rune_v3_dot(rune_pose_t(pose, j), up)));
     /* swing-twist: the twist is q projected onto the axis; the heading is
      * applied outermost, so what remains is twist^-1 * q */
-    rune_quat q = pose->r[j];
+    rune_quat q = rune_pose_r(pose, j);
     float along = q.x * up.x + q.y * up.y + q.z * up.z;
     rune_quat twist = rune_q_normalize(rune_q(up.x * along, up.y * along, up.z * along, q.w));
-    pose->r[j] = rune_q_normalize(rune_q_mul(rune_q_conjugate(twist), q));
+    rune_pose_set_r(pose, j, rune_q_normalize(rune_q_mul(rune_q_conjugate(twist), q)));
 }

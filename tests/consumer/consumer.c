@@ -34,7 +34,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "consumer: %s\n", err.message);
         return 1;
     }
-    float x = rune_character_pose(ch)->t[1].x; /* half way: 1 */
+    float x = rune_character_pose(ch)->tx[1]; /* half way: 1 */
     printf("rune %s: Root/Arm x = %g after 0.5 s\n", RUNE_VERSION_STRING, (double)x);
     rune_character_destroy(ch);
     rune_library_destroy(lib);

@@ -260,7 +260,7 @@ static void test_cycle_duration_and_phase(void **state)
     rune_pose pose;
     assert_int_equal(rune_pose_init(&pose, 1, NULL, NULL), RUNE_OK);
     rune_motion_player_sample(p, &pose);
-    near(pose.t[0].x, 1.0f, 1e-6f);
+    near(pose.tx[0], 1.0f, 1e-6f);
     near(pose.coverage[0], 1.0f, 1e-6f);
     /* the dominant leaf (a tie: the first, clip a) crossed its "half" marker at
      * .5 exactly: one marker */

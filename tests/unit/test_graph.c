@@ -205,7 +205,7 @@ static void test_graph_frames_allocate_nothing(void **state)
         transitions += !was && rune_graph_in_transition(inst, 0);
         rune_graph_evaluate(inst, &out);
         for (size_t j = 0; j < 2; j++)
-            assert_true(isfinite(out.t[j].x) && isfinite(out.r[j].w) && isfinite(out.coverage[j]));
+            assert_true(isfinite(out.tx[j]) && isfinite(out.qw[j]) && isfinite(out.coverage[j]));
         rune_signal_queue_clear(&q);
     }
     assert_int_equal(ca.allocs, before);

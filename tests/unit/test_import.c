@@ -74,11 +74,11 @@ static void compare_file(const char *path, size_t min_pairs)
         for (unsigned k = 0; k + 1 < ch->mNumRotationKeys; k += step) {
             double t0 = ch->mRotationKeys[k].mTime / tps, t1 = ch->mRotationKeys[k + 1].mTime / tps;
             rune_binding_sample(b, (float)t0, &pose);
-            double e = angle_between(rune_q_mul(frame_r, pose.r[j]), aiq(&ch->mRotationKeys[k].mValue));
+            double e = angle_between(rune_q_mul(frame_r, rune_pose_r(&pose, j)), aiq(&ch->mRotationKeys[k].mValue));
             worst_key = e > worst_key ? e : worst_key;
             rune_quat mid = rune_q_slerp(aiq(&ch->mRotationKeys[k].mValue), aiq(&ch->mRotationKeys[k + 1].mValue), 0.5f);
             rune_binding_sample(b, (float)(0.5 * (t0 + t1)), &pose);
-            double m = angle_between(rune_q_mul(frame_r, pose.r[j]), mid);
+            double m = angle_between(rune_q_mul(frame_r, rune_pose_r(&pose, j)), mid);
             worst_mid = m > worst_mid ? m : worst_mid;
             checked++;
         }
@@ -180,30 +180,30 @@ static void test_gltf_step_and_cubic(void **state)
     assert_int_equal(rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
     /* A steps exactly (constant easing): still 0 deg at .999 s, 90 at 1 s */
     rune_binding_sample(b, 0.999f, &p);
-    assert_true(fabsf(p.r[a].w - 1.0f) < 1e-6f);
+    assert_true(fabsf(p.qw[a] - 1.0f) < 1e-6f);
     rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.r[a].y - 0.70710678f) < 1e-6f);
+    assert_true(fabsf(p.qy[a] - 0.70710678f) < 1e-6f);
     rune_binding_sample(b, 1.5f, &p);
-    assert_true(fabsf(p.r[a].y - 0.70710678f) < 1e-6f);
+    assert_true(fabsf(p.qy[a] - 0.70710678f) < 1e-6f);
     /* B: translation interpolates (x = 1 at .5 s) while its rotation holds
      * 0 deg until the 0.1 ms ramp before 1 s, then 60 deg */
     rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.t[bj].x - 1.0f) < 1e-5f);
-    assert_true(fabsf(p.r[bj].w - 1.0f) < 1e-6f);
+    assert_true(fabsf(p.tx[bj] - 1.0f) < 1e-5f);
+    assert_true(fabsf(p.qw[bj] - 1.0f) < 1e-6f);
     rune_binding_sample(b, 0.9998f, &p);
-    assert_true(fabsf(p.r[bj].w - 1.0f) < 1e-6f);
+    assert_true(fabsf(p.qw[bj] - 1.0f) < 1e-6f);
     rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.r[bj].x - 0.5f) < 1e-5f);
+    assert_true(fabsf(p.qx[bj] - 0.5f) < 1e-5f);
     /* Root: the Hermite curve y(s) = (s^3 - 2s^2 + s) 6 + (-2s^3 + 3s^2) 3,
      * resampled 16 times per interval (s = .25 and .5 are sample points):
      * y(.25) = .140625 * 6 + .15625 * 3 = 1.3125; y(.5) = .125 * 6 + .5 * 3
      * = 2.25 (linear interpolation of the key values would give .75, 1.5) */
     rune_binding_sample(b, 0.25f, &p);
-    assert_true(fabsf(p.t[root].y - 1.3125f) < 1e-5f);
+    assert_true(fabsf(p.ty[root] - 1.3125f) < 1e-5f);
     rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.t[root].y - 2.25f) < 1e-5f);
+    assert_true(fabsf(p.ty[root] - 2.25f) < 1e-5f);
     rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.t[root].y - 3.0f) < 1e-5f);
+    assert_true(fabsf(p.ty[root] - 3.0f) < 1e-5f);
     rune_pose_release(&p);
     rune_binding_destroy(b);
     rune_clip_destroy(clip);

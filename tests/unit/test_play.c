@@ -183,7 +183,7 @@ static void test_nonloop_clamps_and_holds(void **state)
     rune_pose pose;
     assert_int_equal(rune_pose_init(&pose, 1, NULL, NULL), RUNE_OK);
     rune_track_sample(&t, &pose);
-    near(pose.t[0].x, 1, 0);
+    near(pose.tx[0], 1, 0);
     rune_track_advance(&t, 0.25f, &f.q);
     assert_true(rune_fade_finished(&t.fade));
     rune_pose_release(&pose);

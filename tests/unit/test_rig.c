@@ -10,6 +10,7 @@
 
 #include "rune/rig.h"
 #include "counting_alloc.h"
+#include "test_levels.h"
 #include "test_random.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
@@ -110,11 +111,11 @@ static void test_repeated_limb_binding(void **state)
     rune_pose pose;
     assert_int_equal(rune_pose_init(&pose, 6, NULL, NULL), RUNE_OK);
     rune_binding_sample(b, 0.0f, &pose);
-    near(pose.t[4].x, 1, 0); /* LeftArm/Hand */
-    near(pose.t[5].x, 2, 0); /* RightArm/Hand */
+    near(pose.tx[4], 1, 0); /* LeftArm/Hand */
+    near(pose.tx[5], 2, 0); /* RightArm/Hand */
     /* unkeyed joints: identity storage, zero coverage */
     near(pose.coverage[1], 0, 0);
-    near(pose.r[1].w, 1, 0);
+    near(pose.qw[1], 1, 0);
     near(pose.coverage[4], 1, 0);
     rune_pose_release(&pose);
     rune_binding_destroy(b);
@@ -143,13 +144,13 @@ static void test_binding_sampler(void **state)
     rune_binding_sample_cached(b, cache, 0.0f, &fast);
     rune_binding_sample(b, 0.0f, &exact);
     for (size_t j = 0; j < 6; j++) {
-        near(fast.t[j].x, exact.t[j].x, 0);
-        near(fast.r[j].w, exact.r[j].w, 0);
+        near(fast.tx[j], exact.tx[j], 0);
+        near(fast.qw[j], exact.qw[j], 0);
         near(fast.coverage[j], exact.coverage[j], 0);
     }
-    near(fast.t[1].x, 3, 0); /* Torso */
-    near(fast.t[4].x, 1, 0); /* LeftArm/Hand */
-    near(fast.t[5].x, 2, 0); /* RightArm/Hand */
+    near(fast.tx[1], 3, 0); /* Torso */
+    near(fast.tx[4], 1, 0); /* LeftArm/Hand */
+    near(fast.tx[5], 2, 0); /* RightArm/Hand */
     near(fast.coverage[2], 0, 0); /* LeftArm: unkeyed */
     /* a chunk must start on a chunk boundary: otherwise nothing is written */
     rune_sample_chunk chunk;
@@ -195,8 +196,8 @@ static void test_model_matrices_match_xforms(void **state)
     rune_pose pose;
     assert_int_equal(rune_pose_init(&pose, N - 5, NULL, NULL), RUNE_OK);
     for (size_t j = 0; j < pose.count; j++) {
-        pose.t[j] = rune_v3(0.1f * (float)(j % 7), -0.05f * (float)(j % 3), 0.2f);
-        pose.r[j] = rune_q_axis_angle(rune_v3(0.0f, 0.6f, 0.8f), 0.03f * (float)j);
+        rune_pose_set_t(&pose, j, rune_v3(0.1f * (float)(j % 7), -0.05f * (float)(j % 3), 0.2f));
+        rune_pose_set_r(&pose, j, rune_q_axis_angle(rune_v3(0.0f, 0.6f, 0.8f), 0.03f * (float)j));
     }
     rune_xform x[N];
     rune_mat4 m[N];
@@ -211,6 +212,35 @@ static void test_model_matrices_match_xforms(void **state)
         near(m[j].m[15], 1, 0);
     }
     assert_true(worst <= 1e-5f);
+    /* every kernel level: the same bits without FMA, within 2 ulps of the
+     * largest element (translations here reach about 8) with it; and a
+     * scaled joint scales its subtree */
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t count = test_levels(levels);
+    rune_rig_model_matrices_at(rig, &pose, RUNE_SIMD_SCALAR, m);
+    for (size_t l = 1; l < count; l++) {
+        rune_mat4 ml[N];
+        rune_rig_model_matrices_at(rig, &pose, levels[l], ml);
+        float apart = 0.0f;
+        for (int j = 0; j < N; j++)
+            for (int k = 0; k < 16; k++)
+                apart = fmaxf(apart, fabsf(ml[j].m[k] - m[j].m[k]));
+        print_message("model matrices: %s differs from %s by %.3g\n", rune_simd_name(levels[l]),
+                      rune_simd_name(levels[0]), apart);
+        assert_true(apart <= test_level_tolerance(levels[l], 2.0f, 8.0f));
+    }
+    rune_pose_set_s(&pose, 0, rune_v3(2.0f, 2.0f, 2.0f));
+    rune_mat4 scaled[N];
+    rune_rig_model_matrices_at(rig, &pose, RUNE_SIMD_SCALAR, scaled);
+    for (int e = 0; e < 3; e++) /* the root's columns double */
+        near(scaled[0].m[e], 2.0f * m[0].m[e], 1e-6f);
+    /* a child's offset from the root doubles too */
+    rune_vec3 off = rune_v3(m[1].m[12] - m[0].m[12], m[1].m[13] - m[0].m[13], m[1].m[14] - m[0].m[14]);
+    rune_vec3 off2 = rune_v3(scaled[1].m[12] - scaled[0].m[12], scaled[1].m[13] - scaled[0].m[13],
+                             scaled[1].m[14] - scaled[0].m[14]);
+    near(off2.x, 2.0f * off.x, 1e-5f);
+    near(off2.y, 2.0f * off.y, 1e-5f);
+    near(off2.z, 2.0f * off.z, 1e-5f);
     rune_pose_release(&pose);
     rune_rig_destroy(rig);
 }

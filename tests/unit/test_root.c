@@ -49,7 +49,7 @@ static void test_model_space_chain(void **state)
     near(m[2].m[1], 1, EPS);
     /* a motor translation (0,0,1) on Arm applies after its frame:
      * Arm = (1,1,0) + Rz90 (0,0,1) = (1,1,1); Hand = (1,1,1) + (0,1,0) */
-    pose.t[1] = rune_v3(0, 0, 1);
+    rune_pose_set_t(&pose, 1, rune_v3(0, 0, 1));
     rune_rig_model_matrices(rig, &pose, m);
     near(m[1].m[14], 1, EPS);
     near(m[2].m[12], 1, EPS);
@@ -57,7 +57,7 @@ static void test_model_space_chain(void **state)
     near(m[2].m[14], 1, EPS);
     /* a motor rotation on Arm (90deg about Z again) turns Hand's offset to
      * -x: Hand = (1,1,1) + Rz180 (1,0,0) = (0,1,1) */
-    pose.r[1] = rune_q(0, 0, 0.70710678f, 0.70710678f);
+    rune_pose_set_r(&pose, 1, rune_q(0, 0, 0.70710678f, 0.70710678f));
     rune_rig_model_matrices(rig, &pose, m);
     near(m[2].m[12], 0, EPS);
     near(m[2].m[13], 1, EPS);
@@ -90,7 +90,7 @@ static void test_skinning_at_rest_is_identity(void **state)
         for (int k = 0; k < 16; k++)
             near(skin[j].m[k], id.m[k], 1e-5f);
     /* moved Root up by 1: every skinning matrix is a pure +1 y shift */
-    pose.t[0] = rune_v3(0, 1, 0);
+    rune_pose_set_t(&pose, 0, rune_v3(0, 1, 0));
     rune_rig_model_matrices(rig, &pose, model);
     rune_skinning_matrices(model, inv, 3, skin);
     for (int j = 0; j < 3; j++) {
@@ -110,14 +110,14 @@ static void test_root_strip_and_axis(void **state)
     near(up.z, -1, EPS);
     rune_pose p;
     assert_int_equal(rune_pose_init(&p, 1, NULL, NULL), RUNE_OK);
-    p.t[0] = rune_v3(1, 2, 3);
-    p.r[0] = rune_q_axis_angle(rune_v3(0, 0, 1), 0.5f); /* twist about local z = model y */
+    rune_pose_set_t(&p, 0, rune_v3(1, 2, 3));
+    rune_pose_set_r(&p, 0, rune_q_axis_angle(rune_v3(0, 0, 1), 0.5f)); /* twist about local z = model y */
     rune_root_strip(&p, 0, f);
     /* only the component along the up axis stays: (0, 0, 3) */
-    near(p.t[0].x, 0, EPS);
-    near(p.t[0].y, 0, EPS);
-    near(p.t[0].z, 3, EPS);
-    near(fabsf(p.r[0].w), 1, EPS); /* a pure twist is removed entirely */
+    near(p.tx[0], 0, EPS);
+    near(p.ty[0], 0, EPS);
+    near(p.tz[0], 3, EPS);
+    near(fabsf(p.qw[0]), 1, EPS); /* a pure twist is removed entirely */
     rune_pose_release(&p);
 }
 

@@ -103,8 +103,8 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
         fputs(first ? "" : ", ", f);
         first = false;
         json_out_string(f, rune_rig_joint_name(r->rig, j, name, sizeof name));
-        rune_vec3 t = r->pose->t[j];
-        rune_quat q = r->pose->r[j];
+        rune_vec3 t = rune_pose_t(r->pose, j);
+        rune_quat q = rune_pose_r(r->pose, j);
         fputs(": {\"t\": [", f);
         json_out_number(f, t.x), fputs(", ", f), json_out_number(f, t.y), fputs(", ", f), json_out_number(f, t.z);
         fputs("], \"r\": [", f);

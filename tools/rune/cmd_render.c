@@ -52,7 +52,7 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     cli_progress("rune render: evaluating frame", f + 1, d->frames);
     rune_rig_model_xforms(r->rig, r->pose, c->model);
     for (size_t j = 0; j < d->joints; j++) {
-        rune_quat q = r->pose->r[j];
+        rune_quat q = rune_pose_r(r->pose, j);
         d->pos[f * d->joints + j] = c->model[j].t;
         d->angle[f * d->joints + j] =
             (float)(2.0 * atan2(sqrt(q.x * q.x + q.y * q.y + q.z * q.z), fabs(q.w)) * 180.0 / 3.14159265358979);

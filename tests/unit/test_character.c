@@ -286,7 +286,7 @@ static void test_crossfade_matches_tracks(void **state)
     assert_true(rune_character_trigger(g, inst, w.param_go));
     assert_int_equal(rune_character_update(g, dt, NULL), RUNE_OK);
     assert_int_equal(rune_graph_current_state(gi, 0), 0);
-    assert_true(pose_difference(&before, rune_character_pose(g)) <= 1e-7f);
+    assert_true(pose_difference(&before, rune_character_pose(g)) <= 1e-6f); /* a float rounding or two */
     assert_int_equal(rune_character_update(g, dt, NULL), RUNE_OK);
     assert_true(pose_difference(&before, rune_character_pose(g)) > 1e-3f); /* then it moves on */
     rune_pose_release(&before);

@@ -200,6 +200,8 @@ typedef struct rune_sample_chunk {
     float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
     float sx[RUNE_SAMPLE_CHUNK], sy[RUNE_SAMPLE_CHUNK], sz[RUNE_SAMPLE_CHUNK];
     float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK], coverage[RUNE_SAMPLE_CHUNK];
+    bool scaled; /**< some lane's scale differs from 1; when false sx, sy, sz
+                      are left unwritten by the samplers and read as 1 */
 } rune_sample_chunk;
 
 /** Writes one key sample into lane i of a chunk. */
@@ -208,6 +210,7 @@ static inline void rune_sample_chunk_set(rune_sample_chunk *chunk, size_t i, con
     chunk->x[i] = s->t.x, chunk->y[i] = s->t.y, chunk->z[i] = s->t.z;
     chunk->qx[i] = s->r.x, chunk->qy[i] = s->r.y, chunk->qz[i] = s->r.z, chunk->qw[i] = s->r.w;
     chunk->sx[i] = s->s.x, chunk->sy[i] = s->s.y, chunk->sz[i] = s->s.z;
+    chunk->scaled |= s->s.x != 1.0f || s->s.y != 1.0f || s->s.z != 1.0f;
     chunk->weight[i] = s->weight, chunk->mask[i] = s->mask_weight, chunk->coverage[i] = s->coverage;
 }
 

@@ -101,6 +101,11 @@ typedef struct rune_pose {
     float *qx, *qy, *qz, *qw;   /**< rotation (unit quaternion) */
     float *sx, *sy, *sz;        /**< scale (1 when not animated) */
     float *coverage;            /**< composed coverage, 0..1 */
+    /** Some joint's scale may differ from 1. When false every scale lane
+     * is exactly 1 and the kernels skip the scale channels (most poses are
+     * unscaled). rune_pose_set_s and every rune operation that writes a
+     * pose keep it; code that writes sx, sy, sz directly must set it. */
+    bool scaled;
     void *block;                /**< the allocation holding every channel */
     size_t block_size;
     rune_allocator alloc;
@@ -110,7 +115,7 @@ typedef struct rune_pose {
 RUNE_API rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
 RUNE_API void rune_pose_release(rune_pose *pose);
 /** Identity transforms and scale 1, coverage 0 (the storage default of
- * unkeyed joints), padding lanes included. */
+ * unkeyed joints), padding lanes included; not scaled. */
 RUNE_API void rune_pose_reset(rune_pose *pose);
 
 /** Joint j's translation, rotation, scale and rigid transform. */
@@ -137,6 +142,7 @@ static inline void rune_pose_set_r(rune_pose *p, size_t j, rune_quat r)
 static inline void rune_pose_set_s(rune_pose *p, size_t j, rune_vec3 s)
 {
     p->sx[j] = s.x, p->sy[j] = s.y, p->sz[j] = s.z;
+    p->scaled |= s.x != 1.0f || s.y != 1.0f || s.z != 1.0f;
 }
 /** Sets joint j's translation, rotation and coverage (scale unchanged). */
 static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat r, float coverage)
@@ -146,7 +152,8 @@ static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat 
     p->coverage[j] = coverage;
 }
 
-/** Copies every channel of the lanes both poses have (joints and padding). */
+/** Copies every channel of the lanes both poses have (joints and
+ * padding), and whether the source is scaled. */
 RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
@@ -157,8 +164,9 @@ RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, 
 /** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
  * the last row is 0 0 0 1): local matrices a chunk of joints at a time,
  * straight from the pose's arrays, then the hierarchy with SIMD columns.
- * Elements are clamped to +-RUNE_MAX_MAGNITUDE (no chain overflows). Joints
- * the pose lacks stand at rest (their frame alone). */
+ * With scale, elements are clamped to +-RUNE_MAX_MAGNITUDE (no chain of
+ * scales overflows). Joints the pose lacks stand at rest (their frame
+ * alone). */
 RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
 /** rune_rig_model_matrices with the kernels of a given instruction set. */
 RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,

@@ -254,6 +254,7 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c)
 
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
+    o->scaled = false; /* clips carry no scale keys yet: sx, sy, sz are not written */
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
         return; /* a misaligned chunk would read past the padded lanes */
     if (count > RUNE_SAMPLE_CHUNK)

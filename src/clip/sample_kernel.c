@@ -152,8 +152,5 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
         out->qy[i] = cs * g.qy[i] + su * g.vy[i];
         out->qz[i] = cs * g.qz[i] + su * g.vz[i];
         out->qw[i] = cs * g.qw[i] + su * g.vw[i];
-        out->sx[i] = 1.0f; /* clips carry no scale keys yet */
-        out->sy[i] = 1.0f;
-        out->sz[i] = 1.0f;
     }
 }

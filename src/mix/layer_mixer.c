@@ -66,4 +66,5 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
             overlay_straight(&k, &l, w, &o, lanes);
         }
     }
+    out->scaled |= layer->scaled || (ref && ref->scaled);
 }

@@ -28,39 +28,46 @@ mix_kernels rune__mix_kernels(rune_simd_level level)
     }
 }
 
+const float rune__mix_ones[RUNE_SAMPLE_CHUNK] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
 mix_view rune__pose_view(const rune_pose *p, size_t first)
 {
-    return (mix_view){p->tx + first, p->ty + first, p->tz + first, p->qx + first, p->qy + first, p->qz + first,
-                      p->qw + first, p->sx + first, p->sy + first, p->sz + first, p->coverage + first};
+    return (mix_view){p->tx + first, p->ty + first, p->tz + first, p->qx + first, p->qy + first,
+                      p->qz + first, p->qw + first, p->sx + first, p->sy + first, p->sz + first,
+                      p->coverage + first, p->scaled};
 }
 
-mix_view rune__lanes_view(mix_lanes *l)
+mix_view rune__lanes_view(mix_lanes *l, bool scaled)
 {
-    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c};
+    mix_view v = {l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, scaled};
+    if (!scaled) /* never written: read as 1 */
+        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
+    return v;
 }
 
 mix_view rune__chunk_view(rune_sample_chunk *c)
 {
-    return (mix_view){c->x, c->y, c->z, c->qx, c->qy, c->qz, c->qw, c->sx, c->sy, c->sz, c->coverage};
+    mix_view v = {c->x, c->y, c->z, c->qx, c->qy, c->qz, c->qw, c->sx, c->sy, c->sz, c->coverage, c->scaled};
+    if (!c->scaled) /* the sampler leaves unscaled lanes' scale unwritten */
+        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
+    return v;
 }
 
 void rune__mix_identity(const mix_view *v, size_t from, size_t to)
 {
-    for (size_t i = from; i < to; i++) {
-        v->x[i] = v->y[i] = v->z[i] = 0.0f;
-        v->qx[i] = v->qy[i] = v->qz[i] = 0.0f;
-        v->qw[i] = 1.0f;
-        v->sx[i] = v->sy[i] = v->sz[i] = 1.0f;
-        v->c[i] = 0.0f;
-    }
+    if (to <= from)
+        return;
+    size_t n = to - from;
+    float *const zeros[7] = {v->x, v->y, v->z, v->qx, v->qy, v->qz, v->c};
+    float *const ones[4] = {v->qw, v->sx, v->sy, v->sz};
+    for (int k = 0; k < 7; k++)
+        memset(zeros[k] + from, 0, n * sizeof(float));
+    for (int k = 0; k < (v->scaled ? 4 : 1); k++) /* unscaled: already 1 */
+        memcpy(ones[k] + from, rune__mix_ones, n * sizeof(float));
 }
 
-void rune__mix_zero(const mix_view *v, size_t n)
-{
-    float *const ch[11] = {v->x, v->y, v->z, v->qx, v->qy, v->qz, v->qw, v->sx, v->sy, v->sz, v->c};
-    for (int k = 0; k < 11; k++)
-        memset(ch[k], 0, n * sizeof(float));
-}
 
 void rune__mix_overlay_wide(const mix_view *src, const float *f, const mix_view *o, const float *wide, size_t n)
 {

@@ -9,7 +9,7 @@
 
 /* The mixing kernels of one instruction set. */
 typedef struct mix_kernels {
-    void (*accumulate)(const mix_view *, const mix_view *, float, size_t);
+    void (*accumulate)(const mix_view *, const mix_view *, float, bool, size_t);
     void (*mean)(const mix_view *, const mix_view *, size_t);
     size_t (*overlay)(const mix_view *, const float *, const float *, const mix_view *, float *, size_t);
     size_t (*add)(const mix_view *, const mix_view *, const mix_view *, const float *, float *, size_t);
@@ -20,13 +20,13 @@ mix_kernels rune__mix_kernels(rune_simd_level level);
 
 /* The lanes of `pose` from joint `first` on (in place: no copy). */
 mix_view rune__pose_view(const rune_pose *pose, size_t first);
-/* The lanes of stack storage, or of a sampled chunk. */
-mix_view rune__lanes_view(mix_lanes *lanes);
+/* The lanes of stack storage, or of a sampled chunk (unscaled: their
+ * scale channels read as rune__mix_ones). */
+mix_view rune__lanes_view(mix_lanes *lanes, bool scaled);
 mix_view rune__chunk_view(rune_sample_chunk *chunk);
-/* Lanes [from, to) of a view set to identity, scale 1, coverage 0. */
+/* Lanes [from, to) of a view set to identity, coverage 0, and scale 1 when
+ * the view is scaled (an unscaled view's scale is 1 already). */
 void rune__mix_identity(const mix_view *v, size_t from, size_t to);
-/* Lanes [0, n) of a view set to 0 (an accumulator). */
-void rune__mix_zero(const mix_view *v, size_t n);
 
 /* The exact slerp for the lanes rune__mix_overlay flagged wide: their old
  * rotation toward src's by f. */

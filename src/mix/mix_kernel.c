@@ -11,12 +11,59 @@
 /* Largest additive scale ratio (layer / reference). */
 #define MAX_RATIO 1e6f
 
-void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float weight, size_t n)
+/* The scale sums of accumulate: from the sums of shares when no scaled
+ * sample came before (every scale was 1), then share * scale (an
+ * unscaled view's scale channels read as 1). Runs before the main loop
+ * adds this sample's share to acc->c. */
+static void accumulate_scale(const mix_view *acc, const mix_view *s, float weight, bool first, size_t n)
 {
+    float *asx = acc->sx, *asy = acc->sy, *asz = acc->sz;
+    const float *ac = acc->c, *c = s->c, *sx = s->sx, *sy = s->sy, *sz = s->sz;
+    if (first || !acc->scaled) { /* the scale sums so far are the shares so far */
+#pragma omp simd
+        for (size_t i = 0; i < n; i++) {
+            float share = weight * c[i];
+            share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+            float before = first ? 0.0f : ac[i];
+            asx[i] = before + share * sx[i];
+            asy[i] = before + share * sy[i];
+            asz[i] = before + share * sz[i];
+        }
+        return;
+    }
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float share = weight * c[i];
+        share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+        asx[i] += share * sx[i];
+        asy[i] += share * sy[i];
+        asz[i] += share * sz[i];
+    }
+}
+
+void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float weight, bool first, size_t n)
+{
+    if (s->scaled || (!first && acc->scaled))
+        accumulate_scale(acc, s, weight, first, n);
     float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz, *aqw = acc->qw;
-    float *asx = acc->sx, *asy = acc->sy, *asz = acc->sz, *ac = acc->c;
-    const float *x = s->x, *y = s->y, *z = s->z, *qx = s->qx, *qy = s->qy, *qz = s->qz, *qw = s->qw;
-    const float *sx = s->sx, *sy = s->sy, *sz = s->sz, *c = s->c;
+    float *ac = acc->c;
+    const float *x = s->x, *y = s->y, *z = s->z, *qx = s->qx, *qy = s->qy, *qz = s->qz, *qw = s->qw, *c = s->c;
+    if (first) { /* the sums start here: nothing to read or align to */
+#pragma omp simd
+        for (size_t i = 0; i < n; i++) {
+            float share = weight * c[i];
+            share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+            aqx[i] = share * qx[i];
+            aqy[i] = share * qy[i];
+            aqz[i] = share * qz[i];
+            aqw[i] = share * qw[i];
+            ax[i] = share * x[i];
+            ay[i] = share * y[i];
+            az[i] = share * z[i];
+            ac[i] = share;
+        }
+        return;
+    }
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float share = weight * c[i];
@@ -32,9 +79,6 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
         ax[i] += share * x[i];
         ay[i] += share * y[i];
         az[i] += share * z[i];
-        asx[i] += share * sx[i];
-        asy[i] += share * sy[i];
-        asz[i] += share * sz[i];
         ac[i] += share;
     }
 }
@@ -44,9 +88,9 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
 void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)
 {
     const float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz;
-    const float *aqw = acc->qw, *asx = acc->sx, *asy = acc->sy, *asz = acc->sz, *ac = acc->c;
+    const float *aqw = acc->qw, *ac = acc->c;
     float *x = mean->x, *y = mean->y, *z = mean->z, *qx = mean->qx, *qy = mean->qy, *qz = mean->qz, *qw = mean->qw;
-    float *sx = mean->sx, *sy = mean->sy, *sz = mean->sz, *c = mean->c;
+    float *c = mean->c;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float sum = ac[i];
@@ -54,13 +98,39 @@ void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)
         x[i] = ax[i] * inv_sum;
         y[i] = ay[i] * inv_sum;
         z[i] = az[i] * inv_sum;
+        rune_quat r = lane_q_normalize(rune_q(aqx[i], aqy[i], aqz[i], aqw[i]));
+        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
+        c[i] = sum > 0.0f ? (sum < 1.0f ? sum : 1.0f) : 0.0f;
+    }
+    if (!acc->scaled)
+        return;
+    const float *asx = acc->sx, *asy = acc->sy, *asz = acc->sz;
+    float *sx = mean->sx, *sy = mean->sy, *sz = mean->sz;
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float sum = ac[i];
+        float inv_sum = 1.0f / (sum + (sum > 0.0f ? 0.0f : 1.0f));
         /* no share: scale 1, the storage default */
         sx[i] = sum > 0.0f ? asx[i] * inv_sum : 1.0f;
         sy[i] = sum > 0.0f ? asy[i] * inv_sum : 1.0f;
         sz[i] = sum > 0.0f ? asz[i] * inv_sum : 1.0f;
-        rune_quat r = lane_q_normalize(rune_q(aqx[i], aqy[i], aqz[i], aqw[i]));
-        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
-        c[i] = sum > 0.0f ? (sum < 1.0f ? sum : 1.0f) : 0.0f;
+    }
+}
+
+/* Scale of the overlay: out's scale toward src's by f (an unscaled view's
+ * scale channels read as 1). */
+static void overlay_scale(const mix_view *src, const float *restrict f, const mix_view *out, size_t n)
+{
+    const float *sx = src->sx, *sy = src->sy, *sz = src->sz;
+    float *osx = out->sx, *osy = out->sy, *osz = out->sz;
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float u = f[i];
+        float tx = sx[i], ty = sy[i], tz = sz[i];
+        float px = osx[i], py = osy[i], pz = osz[i];
+        osx[i] = u >= 1.0f ? tx : (u > 0.0f ? px + (tx - px) * u : px);
+        osy[i] = u >= 1.0f ? ty : (u > 0.0f ? py + (ty - py) * u : py);
+        osz[i] = u >= 1.0f ? tz : (u > 0.0f ? pz + (tz - pz) * u : pz);
     }
 }
 
@@ -70,14 +140,12 @@ static void overlay_whole(const mix_view *src, const float *restrict f, const fl
                           size_t n)
 {
     const float *x = src->x, *y = src->y, *z = src->z, *qx = src->qx, *qy = src->qy, *qz = src->qz, *qw = src->qw;
-    const float *sx = src->sx, *sy = src->sy, *sz = src->sz;
     float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
-    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
+    float *oc = out->c;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         bool take = f[i] >= 1.0f;
         float px = ox[i], py = oy[i], pz = oz[i], pqx = oqx[i], pqy = oqy[i], pqz = oqz[i], pqw = oqw[i];
-        float psx = osx[i], psy = osy[i], psz = osz[i];
         ox[i] = take ? x[i] : px;
         oy[i] = take ? y[i] : py;
         oz[i] = take ? z[i] : pz;
@@ -85,9 +153,6 @@ static void overlay_whole(const mix_view *src, const float *restrict f, const fl
         oqy[i] = take ? qy[i] : pqy;
         oqz[i] = take ? qz[i] : pqz;
         oqw[i] = take ? qw[i] : pqw;
-        osx[i] = take ? sx[i] : psx;
-        osy[i] = take ? sy[i] : psy;
-        osz[i] = take ? sz[i] : psz;
         oc[i] += g[i] * (1.0f - oc[i]);
     }
 }
@@ -101,9 +166,8 @@ static float overlay_partial(const mix_view *src, const float *restrict f, const
                              const mix_view *out, float *restrict wide, size_t n)
 {
     const float *x = src->x, *y = src->y, *z = src->z, *qx = src->qx, *qy = src->qy, *qz = src->qz, *qw = src->qw;
-    const float *sx = src->sx, *sy = src->sy, *sz = src->sz;
     float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
-    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
+    float *oc = out->c;
     float wide_count = 0.0f;
 #pragma omp simd reduction(+ : wide_count)
     for (size_t i = 0; i < n; i++) {
@@ -122,15 +186,11 @@ static float overlay_partial(const mix_view *src, const float *restrict f, const
         nqz = d < RUNE_SERIES_MIN_DOT ? pz : nqz, nqw = d < RUNE_SERIES_MIN_DOT ? pw : nqw;
         float is_wide = d < RUNE_SERIES_MIN_DOT ? 1.0f : 0.0f;
 
-        float tx = ox[i], ty = oy[i], tz = oz[i], tsx = osx[i], tsy = osy[i], tsz = osz[i];
+        float tx = ox[i], ty = oy[i], tz = oz[i];
         float lx = tx + (x[i] - tx) * u, ly = ty + (y[i] - ty) * u, lz = tz + (z[i] - tz) * u;
-        float lsx = tsx + (sx[i] - tsx) * u, lsy = tsy + (sy[i] - tsy) * u, lsz = tsz + (sz[i] - tsz) * u;
         ox[i] = u >= 1.0f ? x[i] : (u > 0.0f ? lx : tx);
         oy[i] = u >= 1.0f ? y[i] : (u > 0.0f ? ly : ty);
         oz[i] = u >= 1.0f ? z[i] : (u > 0.0f ? lz : tz);
-        osx[i] = u >= 1.0f ? sx[i] : (u > 0.0f ? lsx : tsx);
-        osy[i] = u >= 1.0f ? sy[i] : (u > 0.0f ? lsy : tsy);
-        osz[i] = u >= 1.0f ? sz[i] : (u > 0.0f ? lsz : tsz);
         oqx[i] = u >= 1.0f ? rx : (u > 0.0f ? nqx : px);
         oqy[i] = u >= 1.0f ? ry : (u > 0.0f ? nqy : py);
         oqz[i] = u >= 1.0f ? rz : (u > 0.0f ? nqz : pz);
@@ -146,6 +206,8 @@ static float overlay_partial(const mix_view *src, const float *restrict f, const
 size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const float *g, const mix_view *out, float *wide,
                                  size_t n)
 {
+    if (src->scaled || out->scaled)
+        overlay_scale(src, f, out, n);
     float partial = 0.0f;
 #pragma omp simd reduction(+ : partial)
     for (size_t i = 0; i < n; i++)
@@ -157,15 +219,43 @@ size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const floa
     return (size_t)overlay_partial(src, f, g, out, wide, n);
 }
 
+/* Scale of an additive layer: out's scale times 1 + w (layer / ref - 1),
+ * a zero reference reading as 1, the ratio clamped. */
+static void add_scale(const mix_view *out, const mix_view *layer, const mix_view *ref, const float *restrict weight,
+                      size_t n)
+{
+    float *osx = out->sx, *osy = out->sy, *osz = out->sz;
+    const float *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz, *rsx = ref->sx, *rsy = ref->sy, *rsz = ref->sz;
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float w = weight[i];
+        float lx = lsx[i], ly = lsy[i], lz = lsz[i];
+        float bx = rsx[i], by = rsy[i], bz = rsz[i];
+        float ratio_x = lx / (bx + (bx != 0.0f ? 0.0f : 1.0f)), ratio_y = ly / (by + (by != 0.0f ? 0.0f : 1.0f));
+        float ratio_z = lz / (bz + (bz != 0.0f ? 0.0f : 1.0f));
+        ratio_x = bx != 0.0f ? ratio_x : 1.0f, ratio_y = by != 0.0f ? ratio_y : 1.0f, ratio_z = bz != 0.0f ? ratio_z : 1.0f;
+        /* a ratio of a tiny reference stays within float range */
+        ratio_x = ratio_x < MAX_RATIO ? (ratio_x > -MAX_RATIO ? ratio_x : -MAX_RATIO) : MAX_RATIO;
+        ratio_y = ratio_y < MAX_RATIO ? (ratio_y > -MAX_RATIO ? ratio_y : -MAX_RATIO) : MAX_RATIO;
+        ratio_z = ratio_z < MAX_RATIO ? (ratio_z > -MAX_RATIO ? ratio_z : -MAX_RATIO) : MAX_RATIO;
+        float sx = osx[i], sy = osy[i], sz = osz[i];
+        osx[i] = w > 0.0f ? sx * (1.0f + w * (ratio_x - 1.0f)) : sx;
+        osy[i] = w > 0.0f ? sy * (1.0f + w * (ratio_y - 1.0f)) : sy;
+        osz[i] = w > 0.0f ? sz * (1.0f + w * (ratio_z - 1.0f)) : sz;
+    }
+}
+
 size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const mix_view *ref, const float *weight,
                              float *wide, size_t n)
 {
+    if (layer->scaled || ref->scaled)
+        add_scale(out, layer, ref, weight, n);
     float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
-    float *osx = out->sx, *osy = out->sy, *osz = out->sz, *oc = out->c;
+    float *oc = out->c;
     const float *lx = layer->x, *ly = layer->y, *lz = layer->z, *lqx = layer->qx, *lqy = layer->qy, *lqz = layer->qz;
-    const float *lqw = layer->qw, *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz;
+    const float *lqw = layer->qw;
     const float *rx = ref->x, *ry = ref->y, *rz = ref->z, *rqx = ref->qx, *rqy = ref->qy, *rqz = ref->qz;
-    const float *rqw = ref->qw, *rsx = ref->sx, *rsy = ref->sy, *rsz = ref->sz;
+    const float *rqw = ref->qw;
     float wide_count = 0.0f;
 #pragma omp simd reduction(+ : wide_count)
     for (size_t i = 0; i < n; i++) {
@@ -191,27 +281,12 @@ size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const m
         qx = d < RUNE_SERIES_MIN_DOT ? px : qx, qy = d < RUNE_SERIES_MIN_DOT ? py : qy;
         qz = d < RUNE_SERIES_MIN_DOT ? pz : qz, qw = d < RUNE_SERIES_MIN_DOT ? pw : qw;
 
-        /* the scale ratio layer / reference, 1 where the reference is 0 */
-        float bx = rsx[i], by = rsy[i], bz = rsz[i];
-        float ratio_x = lsx[i] / (bx + (bx != 0.0f ? 0.0f : 1.0f)), ratio_y = lsy[i] / (by + (by != 0.0f ? 0.0f : 1.0f));
-        float ratio_z = lsz[i] / (bz + (bz != 0.0f ? 0.0f : 1.0f));
-        ratio_x = bx != 0.0f ? ratio_x : 1.0f, ratio_y = by != 0.0f ? ratio_y : 1.0f, ratio_z = bz != 0.0f ? ratio_z : 1.0f;
-        /* a ratio of a tiny reference stays within float range */
-        ratio_x = ratio_x < MAX_RATIO ? (ratio_x > -MAX_RATIO ? ratio_x : -MAX_RATIO) : MAX_RATIO;
-        ratio_y = ratio_y < MAX_RATIO ? (ratio_y > -MAX_RATIO ? ratio_y : -MAX_RATIO) : MAX_RATIO;
-        ratio_z = ratio_z < MAX_RATIO ? (ratio_z > -MAX_RATIO ? ratio_z : -MAX_RATIO) : MAX_RATIO;
-
-        float tx = ox[i], ty = oy[i], tz = oz[i], c = oc[i], tsx = osx[i], tsy = osy[i], tsz = osz[i];
+        float tx = ox[i], ty = oy[i], tz = oz[i], c = oc[i];
         float at_x = tx + (lx[i] - rx[i]) * w, at_y = ty + (ly[i] - ry[i]) * w, at_z = tz + (lz[i] - rz[i]) * w;
-        float as_x = tsx * (1.0f + w * (ratio_x - 1.0f)), as_y = tsy * (1.0f + w * (ratio_y - 1.0f));
-        float as_z = tsz * (1.0f + w * (ratio_z - 1.0f));
         /* w = 0 leaves the lane as it was */
         ox[i] = w > 0.0f ? at_x : tx;
         oy[i] = w > 0.0f ? at_y : ty;
         oz[i] = w > 0.0f ? at_z : tz;
-        osx[i] = w > 0.0f ? as_x : tsx;
-        osy[i] = w > 0.0f ? as_y : tsy;
-        osz[i] = w > 0.0f ? as_z : tsz;
         oc[i] = w > 0.0f ? c + w * (1.0f - c) : c;
         oqx[i] = w > 0.0f ? qx : px;
         oqy[i] = w > 0.0f ? qy : py;

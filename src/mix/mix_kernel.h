@@ -19,6 +19,10 @@ typedef struct mix_view {
     float *qx, *qy, *qz, *qw;
     float *sx, *sy, *sz;
     float *c;
+    /* the scale channels are live; when false they hold 1 (an unscaled
+     * pose, a sampled chunk, or rune__mix_ones for stack lanes never
+     * written) and kernels do not write them */
+    bool scaled;
 } mix_view;
 
 /* Storage on the stack for one chunk. */
@@ -29,24 +33,34 @@ typedef struct mix_lanes {
     float c[RUNE_SAMPLE_CHUNK];
 } mix_lanes;
 
+/* RUNE_SAMPLE_CHUNK ones: the scale channels of stack lanes that are not
+ * scaled. Read only. */
+extern const float rune__mix_ones[RUNE_SAMPLE_CHUNK];
+
 /* Shares at or below this count as 0 (they cannot move a float pose, and
  * 1 / sum of denormal shares overflows). */
 #define RUNE_MIN_SHARE 1e-12f
 
 /* acc += s * sample for lanes [0, n), s = clamp(weight * coverage, 0, 1)
  * (NaN or at most RUNE_MIN_SHARE: 0); each rotation is added with the sign
- * that puts it in the running sum's hemisphere. `weight` must be finite. */
-KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view *sample, float weight, size_t n));
+ * that puts it in the running sum's hemisphere. `weight` must be finite.
+ * With `first` the sums start from this sample (acc is not read). Scale
+ * sums are formed only once a scaled sample arrives (until then every
+ * scale was 1, so they equal the sums of shares); the caller keeps
+ * acc->scaled as `first ? sample->scaled : acc->scaled || sample->scaled`. */
+KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view *sample, float weight, bool first,
+                                             size_t n));
 
 /* Each lane's mean from the sums in `acc`: t / sum, the normalized
- * rotation sum (identity when about 0 or not finite), scale / sum,
- * coverage clamp(sum, 0, 1); lanes with no share get identity and
- * coverage 0. */
+ * rotation sum (identity when about 0 or not finite), scale / sum (only
+ * when acc->scaled), coverage clamp(sum, 0, 1); lanes with no share get
+ * identity and coverage 0. */
 KERNEL_DECLARE(void, rune__mix_mean, (const mix_view *acc, const mix_view *mean, size_t n));
 
 /* Moves each lane of `out` toward `src` by f[i] (translation and scale
  * lerp, rotation slerp; nothing at 0, a copy at 1) and raises its coverage
- * to c + g[i] (1 - c). The slerp uses the series of slerp_series.h; lanes
+ * to c + g[i] (1 - c). Scale channels are worked only when either view is
+ * scaled (the result then is). The slerp uses the series of slerp_series.h; lanes
  * whose two rotations are more than 45 degrees apart keep their old
  * rotation and get wide[i] = 1 (else 0), for the caller to slerp exactly.
  * Returns how many lanes are wide. */
@@ -56,7 +70,8 @@ KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_view *src, const float *f, 
 /* Adds an additive layer onto `out`, lane i with weight w[i] (in [0, 1]):
  * t += w (t_layer - t_ref); r = normalize(r * slerp(identity, delta, w))
  * with delta = normalize(r_ref^-1 r_layer); s *= 1 + w (s_layer / s_ref - 1)
- * (a zero reference scale counts as 1); coverage c + w (1 - c); lanes of
+ * (a zero reference scale counts as 1; only when layer or ref is scaled);
+ * coverage c + w (1 - c); lanes of
  * weight 0 stay as they were. Lanes whose delta turns more than 90 degrees
  * keep their old rotation and are flagged in `wide` as for
  * rune__mix_overlay, whatever their weight. */

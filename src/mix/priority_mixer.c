@@ -32,19 +32,22 @@ static mix_view contribution_view(const rune_contribution *c, size_t first, size
 {
     if (c->pose && c->pose->count >= first + n && c->pose->stride >= first + lanes)
         return rune__pose_view(c->pose, first);
-    mix_view v = rune__chunk_view(scratch);
     size_t got = 0;
+    scratch->scaled = false;
     if (c->pose) { /* a pose shorter than the rig: copy what it has */
         const rune_pose *p = c->pose;
         got = p->count > first ? (p->count - first < n ? p->count - first : n) : 0;
         const float *from[11] = {p->tx, p->ty, p->tz, p->qx, p->qy, p->qz, p->qw, p->sx, p->sy, p->sz, p->coverage};
-        float *const to[11] = {v.x, v.y, v.z, v.qx, v.qy, v.qz, v.qw, v.sx, v.sy, v.sz, v.c};
+        float *const to[11] = {scratch->x,  scratch->y,  scratch->z,  scratch->qx, scratch->qy,      scratch->qz,
+                               scratch->qw, scratch->sx, scratch->sy, scratch->sz, scratch->coverage};
         for (int k = 0; k < 11; k++)
             memcpy(to[k], from[k] + first, got * sizeof(float));
+        scratch->scaled = p->scaled;
     } else if (c->track) {
         const rune_track *tr = c->track;
         got = rune_binding_sample_chunk(tr->binding, tr->cache, rune_track_sample_time(tr), first, n, scratch);
     }
+    mix_view v = rune__chunk_view(scratch);
     rune__mix_identity(&v, got, lanes);
     return v;
 }
@@ -63,31 +66,58 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
 }
 
 /* The sums of one chunk of joints over contributions cs[idx[0..count)]
- * (idx NULL: all of cs[0..count)). */
-static void accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
-                             size_t first, size_t n, size_t lanes, const mix_view *acc)
+ * (idx NULL: all of cs[0..count)); false when none of them counts. */
+static bool accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
+                             size_t first, size_t n, size_t lanes, mix_view *acc)
 {
     rune_sample_chunk scratch;
-    rune__mix_zero(acc, lanes);
+    bool started = false;
+    acc->scaled = false;
     for (size_t i = 0; i < count; i++) {
         const rune_contribution *c = &cs[idx ? idx[i] : i];
         if (!c->pose && !c->track)
             continue;
         mix_view v = contribution_view(c, first, n, lanes, &scratch);
-        k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, lanes);
+        k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
+        acc->scaled = (started && acc->scaled) || v.scaled;
+        started = true;
     }
+    return started;
+}
+
+/* An accumulator's view: its scale channels are live once a scaled
+ * contribution arrived (accumulate_chunk sets acc->scaled). */
+static mix_view sums_view(mix_lanes *l)
+{
+    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
+}
+
+/* Sets a pose's scale channels back to 1 when it was scaled: the
+ * composition about to run decides again. */
+static void unscale(rune_pose *p)
+{
+    if (!p->scaled)
+        return;
+    for (size_t i = 0; i < p->stride; i++)
+        p->sx[i] = p->sy[i] = p->sz[i] = 1.0f;
+    p->scaled = false;
 }
 
 void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
 {
     mix_kernels k = rune__mix_kernels(level);
+    unscale(out);
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums;
-        mix_view acc = rune__lanes_view(&sums), o = rune__pose_view(out, first);
-        accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
+        mix_view acc = sums_view(&sums), o = rune__pose_view(out, first);
+        if (!accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc)) {
+            rune__mix_identity(&o, 0, lanes);
+            continue;
+        }
         k.mean(&acc, &o, lanes);
+        out->scaled |= acc.scaled;
     }
 }
 
@@ -96,6 +126,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
 {
     mix_kernels k = rune__mix_kernels(level);
     sort_by_rank(cs, count, order);
+    unscale(out);
     /* joint chunks outermost: a chunk's sums and samples stay in L1 from
      * the first contribution to the result */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
@@ -103,16 +134,20 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         size_t lanes = kernel_lanes(n);
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
-        mix_view o = rune__pose_view(out, first), acc = rune__lanes_view(&sums), mean = rune__lanes_view(&means);
+        mix_view o = rune__pose_view(out, first), acc = sums_view(&sums);
         rune__mix_identity(&o, 0, lanes);
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
-            accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
-            k.mean(&acc, &mean, lanes);
-            if (k.overlay(&mean, mean.c, mean.c, &o, wide, lanes))
-                rune__mix_overlay_wide(&mean, mean.c, &o, wide, lanes);
+            if (accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc)) {
+                mix_view mean = rune__lanes_view(&means, acc.scaled);
+                k.mean(&acc, &mean, lanes);
+                o.scaled = out->scaled;
+                if (k.overlay(&mean, mean.c, mean.c, &o, wide, lanes))
+                    rune__mix_overlay_wide(&mean, mean.c, &o, wide, lanes);
+                out->scaled |= mean.scaled;
+            }
             lo = hi;
         }
     }

@@ -140,6 +140,7 @@ size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache
         rune_sample_cache_sample(cache, t, first, count, out);
         return count;
     }
+    out->scaled = false;
     for (size_t i = 0; i < count; i++) { /* no fast sampler: the exact one */
         int32_t k = b->track_of_joint[first + i];
         rune_key_sample s = {{0, 0, 0}, {0, 0, 0, 1}, 0, 0, 0, {1, 1, 1}};
@@ -154,14 +155,20 @@ void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache,
 {
     size_t joints = pose->count < b->joint_count ? pose->count : b->joint_count;
     rune_sample_chunk s; /* on the stack: stays in L1 between kernel and copy */
+    if (pose->scaled) { /* unscaled chunks leave the scale channels alone: they must be 1 */
+        for (size_t j = 0; j < pose->stride; j++)
+            pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
+        pose->scaled = false;
+    }
     for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
         size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
         n = rune_binding_sample_chunk(b, cache, t, first, n, &s);
-        const float *from[11] = {s.x, s.y, s.z, s.qx, s.qy, s.qz, s.qw, s.sx, s.sy, s.sz, s.coverage};
+        const float *from[11] = {s.x, s.y, s.z, s.qx, s.qy, s.qz, s.qw, s.coverage, s.sx, s.sy, s.sz};
         float *const to[11] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy, pose->qz,
-                               pose->qw, pose->sx, pose->sy, pose->sz, pose->coverage};
-        for (int c = 0; c < 11; c++) /* SoA to SoA: a copy per channel */
+                               pose->qw, pose->coverage, pose->sx, pose->sy, pose->sz};
+        for (int c = 0; c < (s.scaled ? 11 : 8); c++) /* SoA to SoA: a copy per channel */
             memcpy(to[c] + first, from[c], n * sizeof(float));
+        pose->scaled |= s.scaled;
     }
     for (size_t j = joints; j < pose->count; j++) { /* joints the binding's rig lacks */
         rune_pose_set(pose, j, rune_v3(0.0f, 0.0f, 0.0f), rune_q_identity(), 0.0f);

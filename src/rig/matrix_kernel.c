@@ -48,7 +48,35 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
     }
 }
 
-#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
+/* The parent of a root: the identity (I * local is local, exactly). */
+static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+#if defined(__AVX512F__)
+/* AVX-512: a whole 4x4 matrix is one register. Column c of parent * local
+ * is p0 l(0,c) + p1 l(1,c) + p2 l(2,c) (+ p3 for the translation): with
+ * each parent column repeated four times (Pk) and local row k spread so
+ * that block c holds l(k, c) (Rk), the product is three fused
+ * multiply-adds onto the translation column. */
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
+                               rune_mat4 *model)
+{
+    const __m512i spread = _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+    const __m512 hi = _mm512_set1_ps(RUNE_MAX_MAGNITUDE), lo = _mm512_set1_ps(-RUNE_MAX_MAGNITUDE);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = first + i;
+        const float *p = parent[j] < 0 ? identity : model[parent[j]].m;
+        __m512 acc = _mm512_maskz_loadu_ps(0xF000, p); /* the translation column, 0 elsewhere */
+        for (int k = 0; k < 3; k++) {
+            __m128 row = _mm_set_ps(local->m[9 + k][i], local->m[6 + k][i], local->m[3 + k][i], local->m[k][i]);
+            __m512 r = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(row));
+            acc = _mm512_fmadd_ps(_mm512_broadcast_f32x4(_mm_loadu_ps(p + 4 * k)), r, acc);
+        }
+        if (clamp)
+            acc = _mm512_max_ps(_mm512_min_ps(acc, hi), lo); /* keeps 0 0 0 1 */
+        _mm512_storeu_ps(model[j].m, acc);
+    }
+}
+#elif defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
 #if defined(__FMA__)
 #define MADD(a, b, c) _mm_fmadd_ps(a, b, c)
 #else
@@ -60,7 +88,7 @@ static inline __m128 clamp_column(__m128 v)
     return _mm_max_ps(_mm_min_ps(v, _mm_set1_ps(RUNE_MAX_MAGNITUDE)), _mm_set1_ps(-RUNE_MAX_MAGNITUDE));
 }
 
-void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
                                rune_mat4 *model)
 {
     for (size_t i = 0; i < n; i++) {
@@ -69,25 +97,22 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
         for (int e = 0; e < 12; e++)
             l[e] = &local->m[e][i];
         float *out = model[j].m;
-        if (parent[j] < 0) {
-            _mm_storeu_ps(out, _mm_set_ps(0.0f, *l[2], *l[1], *l[0]));
-            _mm_storeu_ps(out + 4, _mm_set_ps(0.0f, *l[5], *l[4], *l[3]));
-            _mm_storeu_ps(out + 8, _mm_set_ps(0.0f, *l[8], *l[7], *l[6]));
-            _mm_storeu_ps(out + 12, _mm_set_ps(1.0f, *l[11], *l[10], *l[9]));
-            continue;
-        }
         /* column c of model(parent) * local = sum over k of parent column
          * k times local element (k, c); the translation adds the parent's */
-        const float *p = model[parent[j]].m;
+        const float *p = parent[j] < 0 ? identity : model[parent[j]].m;
         __m128 p0 = _mm_loadu_ps(p), p1 = _mm_loadu_ps(p + 4), p2 = _mm_loadu_ps(p + 8), p3 = _mm_loadu_ps(p + 12);
         __m128 c0 = MADD(p2, _mm_set1_ps(*l[2]), MADD(p1, _mm_set1_ps(*l[1]), _mm_mul_ps(p0, _mm_set1_ps(*l[0]))));
         __m128 c1 = MADD(p2, _mm_set1_ps(*l[5]), MADD(p1, _mm_set1_ps(*l[4]), _mm_mul_ps(p0, _mm_set1_ps(*l[3]))));
         __m128 c2 = MADD(p2, _mm_set1_ps(*l[8]), MADD(p1, _mm_set1_ps(*l[7]), _mm_mul_ps(p0, _mm_set1_ps(*l[6]))));
         __m128 c3 = MADD(p2, _mm_set1_ps(*l[11]), MADD(p1, _mm_set1_ps(*l[10]), MADD(p0, _mm_set1_ps(*l[9]), p3)));
-        _mm_storeu_ps(out, clamp_column(c0));
-        _mm_storeu_ps(out + 4, clamp_column(c1));
-        _mm_storeu_ps(out + 8, clamp_column(c2));
-        _mm_storeu_ps(out + 12, clamp_column(c3)); /* its w is 0 + 0 + 0 + 1: exactly 1 */
+        if (clamp) {
+            c0 = clamp_column(c0), c1 = clamp_column(c1), c2 = clamp_column(c2);
+            c3 = clamp_column(c3); /* its w is 0 + 0 + 0 + 1: exactly 1, kept */
+        }
+        _mm_storeu_ps(out, c0);
+        _mm_storeu_ps(out + 4, c1);
+        _mm_storeu_ps(out + 8, c2);
+        _mm_storeu_ps(out + 12, c3);
     }
 }
 #else
@@ -96,7 +121,7 @@ static inline float clamp_element(float v)
     return v < RUNE_MAX_MAGNITUDE ? (v > -RUNE_MAX_MAGNITUDE ? v : -RUNE_MAX_MAGNITUDE) : RUNE_MAX_MAGNITUDE;
 }
 
-void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
                                rune_mat4 *model)
 {
     for (size_t i = 0; i < n; i++) {
@@ -105,17 +130,9 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
         for (int e = 0; e < 12; e++)
             l[e] = local->m[e][i];
         float *out = model[j].m;
-        if (parent[j] < 0) {
-            for (int c = 0; c < 4; c++)
-                for (int r = 0; r < 3; r++)
-                    out[c * 4 + r] = l[c * 3 + r];
-            out[3] = out[7] = out[11] = 0.0f;
-            out[15] = 1.0f;
-            continue;
-        }
-        const float *p = model[parent[j]].m;
+        const float *p = parent[j] < 0 ? identity : model[parent[j]].m;
         float col[16];
-        /* the same order of operations as the SIMD builds: p0 l0, + p1 l1,
+        /* the same order of operations as the SSE builds: p0 l0, + p1 l1,
          * + p2 l2 (and + p3 for the translation, first) */
         for (int c = 0; c < 4; c++)
             for (int r = 0; r < 4; r++) {
@@ -124,9 +141,54 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
                 col[c * 4 + r] = p[8 + r] * l[c * 3 + 2] + v;
             }
         for (int e = 0; e < 16; e++)
-            out[e] = clamp_element(col[e]);
+            out[e] = clamp ? clamp_element(col[e]) : col[e];
         out[3] = out[7] = out[11] = 0.0f;
         out[15] = 1.0f;
     }
 }
 #endif
+
+void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, size_t n)
+{
+    const float *fx = in->fx, *fy = in->fy, *fz = in->fz, *fqx = in->fqx, *fqy = in->fqy, *fqz = in->fqz;
+    const float *fqw = in->fqw, *tx = in->tx, *ty = in->ty, *tz = in->tz, *qx = in->qx, *qy = in->qy;
+    const float *qz = in->qz, *qw = in->qw;
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
+        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i])));
+        float vx = tx[i], vy = ty[i], vz = tz[i];
+        float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
+        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
+        float w2 = 2.0f * aw;
+        out->m[0][i] = vx + (cx * w2 + ccx * 2.0f) + fx[i];
+        out->m[1][i] = vy + (cy * w2 + ccy * 2.0f) + fy[i];
+        out->m[2][i] = vz + (cz * w2 + ccz * 2.0f) + fz[i];
+        out->m[3][i] = q.x, out->m[4][i] = q.y, out->m[5][i] = q.z, out->m[6][i] = q.w;
+    }
+}
+
+void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+                               rune_xform *model)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = first + i;
+        float lx = local->m[0][i], ly = local->m[1][i], lz = local->m[2][i];
+        float bx = local->m[3][i], by = local->m[4][i], bz = local->m[5][i], bw = local->m[6][i];
+        if (parent[j] < 0) {
+            model[j] = (rune_xform){{lx, ly, lz}, {bx, by, bz, bw}};
+            continue;
+        }
+        const rune_xform *p = &model[parent[j]];
+        float ax = p->r.x, ay = p->r.y, az = p->r.z, aw = p->r.w;
+        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(bx, by, bz, bw)));
+        /* the parent's rotation applied to the local translation, plus the
+         * parent's translation (rune_xform_mul) */
+        float cx = ay * lz - az * ly, cy = az * lx - ax * lz, cz = ax * ly - ay * lx;
+        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
+        float w2 = 2.0f * aw;
+        model[j] = (rune_xform){{lx + (cx * w2 + ccx * 2.0f) + p->t.x, ly + (cy * w2 + ccy * 2.0f) + p->t.y,
+                                 lz + (cz * w2 + ccz * 2.0f) + p->t.z},
+                                q};
+    }
+}

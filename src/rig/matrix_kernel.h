@@ -30,10 +30,24 @@ typedef struct local_out {
 KERNEL_DECLARE(void, rune__local_matrices, (const local_in *in, local_out *out, size_t n));
 
 /* Joints [first, first + n) (chunk lane i is joint first + i): model[j] =
- * model[parent[j]] * local (parent[j] < 0: local), parents first. Every
- * element is clamped to +-RUNE_MAX_MAGNITUDE, so no chain of scales or
- * translations overflows. */
+ * model[parent[j]] * local (parent[j] < 0: local), parents first. With
+ * `clamp` every element is clamped to +-RUNE_MAX_MAGNITUDE, so no chain
+ * of scales overflows (without scale, rotation columns stay unit vectors
+ * and translations of at most RUNE_MAX_MAGNITUDE cannot add up to
+ * overflow: the clamp is not needed). */
 KERNEL_DECLARE(void, rune__model_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,
-                                          rune_mat4 *model));
+                                          bool clamp, rune_mat4 *model));
+
+/* Lanes [0, n): the rigid local transform frame * pose (scale left out):
+ * rotation normalize(fq q) into m[3..6] (x y z w), translation ft + fq t
+ * into m[0..2]. */
+KERNEL_DECLARE(void, rune__local_xforms, (const local_in *in, local_out *out, size_t n));
+
+/* Joints [first, first + n): model[j] = model[parent[j]] * local as
+ * rotation + translation (the quaternion product normalized, the
+ * translation rotated by the parent), parents first. Floats in, floats
+ * out: no transform passes through memory as a struct. */
+KERNEL_DECLARE(void, rune__xform_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,
+                                          rune_xform *model));
 
 #endif

@@ -50,6 +50,7 @@ void rune_pose_reset(rune_pose *pose)
     memset(pose->coverage, 0, n * sizeof(float));
     for (size_t j = 0; j < n; j++)
         pose->qw[j] = pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
+    pose->scaled = false;
 }
 
 void rune_pose_copy(rune_pose *dst, const rune_pose *src)
@@ -61,4 +62,5 @@ void rune_pose_copy(rune_pose *dst, const rune_pose *src)
                            dst->qw, dst->sx, dst->sy, dst->sz, dst->coverage};
     for (size_t c = 0; c < CHANNELS; c++)
         memcpy(to[c], from[c], n * sizeof(float));
+    dst->scaled = src->scaled;
 }

@@ -11,20 +11,55 @@
 
 typedef struct matrix_kernels {
     void (*local)(const local_in *, local_out *, size_t);
-    void (*chain)(const local_out *, const int32_t *, size_t, size_t, rune_mat4 *);
+    void (*chain)(const local_out *, const int32_t *, size_t, size_t, bool, rune_mat4 *);
+    void (*local_xforms)(const local_in *, local_out *, size_t);
+    void (*xform_chain)(const local_out *, const int32_t *, size_t, size_t, rune_xform *);
 } matrix_kernels;
+
+#define KERNELS(isa)                                                                                                \
+    (matrix_kernels)                                                                                                  \
+    {                                                                                                                 \
+        rune__local_matrices_##isa, rune__model_chain_##isa, rune__local_xforms_##isa, rune__xform_chain_##isa       \
+    }
 
 static matrix_kernels kernels_for(rune_simd_level level)
 {
     switch (rune_simd_resolve(level)) {
 #if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return (matrix_kernels){rune__local_matrices_avx512, rune__model_chain_avx512};
-    case RUNE_SIMD_AVX2_FMA: return (matrix_kernels){rune__local_matrices_avx2fma, rune__model_chain_avx2fma};
-    case RUNE_SIMD_AVX2: return (matrix_kernels){rune__local_matrices_avx2, rune__model_chain_avx2};
-    case RUNE_SIMD_SSE2: return (matrix_kernels){rune__local_matrices_sse2, rune__model_chain_sse2};
+    case RUNE_SIMD_AVX512: return KERNELS(avx512);
+    case RUNE_SIMD_AVX2_FMA: return KERNELS(avx2fma);
+    case RUNE_SIMD_AVX2: return KERNELS(avx2);
+    case RUNE_SIMD_SSE2: return KERNELS(sse2);
 #endif
-    default: return (matrix_kernels){rune__local_matrices_scalar, rune__model_chain_scalar};
+    default: return KERNELS(scalar);
     }
+}
+
+/* The kernel input of joints [first, first + lanes): the rig's frames and
+ * the pose in place, or (joints the pose lacks: at rest) a copy in `rest`
+ * with identity motion for them. */
+static local_in chunk_input(rig_frame_lanes f, const rune_pose *pose, size_t first, size_t lanes,
+                            rune_sample_chunk *rest)
+{
+    const float *pose_ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
+                                pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
+    if (first + lanes <= pose->stride) {
+        for (int c = 0; c < 10; c++)
+            pose_ch[c] += first;
+    } else {
+        float *const to[10] = {rest->x,  rest->y,  rest->z,  rest->qx, rest->qy,
+                               rest->qz, rest->qw, rest->sx, rest->sy, rest->sz};
+        for (size_t i = 0; i < lanes; i++) {
+            bool posed = first + i < pose->count;
+            for (int c = 0; c < 10; c++)
+                to[c][i] = posed ? pose_ch[c][first + i] : (c >= 6 ? 1.0f : 0.0f);
+        }
+        for (int c = 0; c < 10; c++)
+            pose_ch[c] = to[c];
+    }
+    return (local_in){f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first, f.qz + first,
+                      f.qw + first, pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
+                      pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
 }
 
 void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
@@ -36,28 +71,11 @@ void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune
     for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
-        rune_sample_chunk rest; /* only for joints the pose lacks */
-        const float *pose_ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
-                                    pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
-        if (first + lanes <= pose->stride) {
-            for (int c = 0; c < 10; c++)
-                pose_ch[c] += first;
-        } else { /* they stand at rest: identity motion */
-            float *const to[10] = {rest.x, rest.y, rest.z, rest.qx, rest.qy, rest.qz, rest.qw, rest.sx, rest.sy, rest.sz};
-            for (size_t i = 0; i < lanes; i++) {
-                bool posed = first + i < pose->count;
-                for (int c = 0; c < 10; c++)
-                    to[c][i] = posed ? pose_ch[c][first + i] : (c == 6 || c >= 7 ? 1.0f : 0.0f);
-            }
-            for (int c = 0; c < 10; c++)
-                pose_ch[c] = to[c];
-        }
-        local_in in = {f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first, f.qz + first,
-                       f.qw + first, pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
-                       pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
+        rune_sample_chunk rest;
+        local_in in = chunk_input(f, pose, first, lanes, &rest);
         local_out local;
         k.local(&in, &local, lanes);
-        k.chain(&local, parent, first, n, out);
+        k.chain(&local, parent, first, n, pose->scaled, out);
     }
 }
 
@@ -68,12 +86,18 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
 
 void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
 {
+    matrix_kernels k = kernels_for(RUNE_SIMD_AUTO);
     const int32_t *parent = rune_rig_parents(rig);
-    const rune_xform *frame = rune_rig_frames(rig);
+    rig_frame_lanes f = rune__rig_frame_lanes(rig);
     size_t count = rune_rig_joint_count(rig);
-    for (size_t j = 0; j < count; j++) {
-        rune_xform x = j < pose->count ? rune_xform_mul(frame[j], rune_pose_xform(pose, j)) : frame[j];
-        out[j] = parent[j] < 0 ? x : rune_xform_mul(out[parent[j]], x);
+    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = kernel_lanes(n);
+        rune_sample_chunk rest;
+        local_in in = chunk_input(f, pose, first, lanes, &rest);
+        local_out local;
+        k.local_xforms(&in, &local, lanes);
+        k.xform_chain(&local, parent, first, n, out);
     }
 }
 

@@ -354,7 +354,8 @@ static void test_sample_cache_matches_sampler(void **state)
                 rune_clip_sample_track(clip, k, t, &e);
                 float d[13] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
                                s.mask[k] - e.mask_weight, s.coverage[k] - e.coverage,
-                               s.sx[k] - e.s.x, s.sy[k] - e.s.y, s.sz[k] - e.s.z};
+                               (s.scaled ? s.sx[k] : 1.0f) - e.s.x, (s.scaled ? s.sy[k] : 1.0f) - e.s.y,
+                               (s.scaled ? s.sz[k] : 1.0f) - e.s.z};
                 rune_quat q = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
                 float sign = rune_q_dot(q, e.r) < 0 ? -1.0f : 1.0f;
                 d[9] = sign * q.x - e.r.x, d[10] = sign * q.y - e.r.y, d[11] = sign * q.z - e.r.z,
@@ -402,12 +403,13 @@ static void test_sample_cache_cursors(void **state)
 /* Worst difference between two chunks over lanes [0, n). */
 static float chunk_difference(const rune_sample_chunk *a, const rune_sample_chunk *b, size_t n)
 {
-    const float *fa[13] = {a->x, a->y, a->z, a->qx, a->qy, a->qz, a->qw, a->sx, a->sy, a->sz, a->weight, a->mask,
-                           a->coverage};
-    const float *fb[13] = {b->x, b->y, b->z, b->qx, b->qy, b->qz, b->qw, b->sx, b->sy, b->sz, b->weight, b->mask,
-                           b->coverage};
+    const float *fa[13] = {a->x, a->y, a->z, a->qx, a->qy, a->qz, a->qw, a->weight, a->mask, a->coverage,
+                           a->sx, a->sy, a->sz};
+    const float *fb[13] = {b->x, b->y, b->z, b->qx, b->qy, b->qz, b->qw, b->weight, b->mask, b->coverage,
+                           b->sx, b->sy, b->sz};
+    assert_int_equal(a->scaled, b->scaled);
     float worst = 0.0f;
-    for (int f = 0; f < 13; f++)
+    for (int f = 0; f < (a->scaled ? 13 : 10); f++) /* unscaled: sx, sy, sz are not written */
         for (size_t i = 0; i < n; i++)
             worst = fmaxf(worst, fabsf(fa[f][i] - fb[f][i]));
     return worst;

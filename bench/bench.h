@@ -1,15 +1,25 @@
-/* rune's benchmarks (run by `rune bench`; never by the tests). */
+/* rune's benchmarks (run by `rune bench`; never by the tests): the shared
+ * pieces of bench/ -- synthetic scenes, the naive reference, the timer,
+ * the machine's floor and the report. */
 #ifndef RUNE_BENCH_H
 #define RUNE_BENCH_H
 
 #include "rune/rune.h"
 
-/** Entry point of `rune bench [--quick]`; prints the figures; 0 on success. */
+#include <stdbool.h>
+
+/** Entry point of `rune bench [--quick] [--json] [--simd LEVEL]`; prints
+ * the figures; 0 on success, 2 when a scene cannot be built. */
 int rune_bench_main(int argc, char **argv);
+
+#define BENCH_DT (1.0f / 60.0f)
+
+/* ---- Scenes ------------------------------------------------------------ */
 
 /** A library of a synthetic rig of `joints` joints (a binary tree, parents
  * first) and clips with 30 Hz keys over 2 s on every joint ("clip0", ...),
- * each different. */
+ * each different: ozz-animation's benchmark shape (61 keys a channel,
+ * translation and rotation on every joint). */
 typedef struct bench_scene {
     rune_library *lib;
     const rune_rig *rig;
@@ -20,9 +30,12 @@ typedef struct bench_scene {
 int bench_scene_make(bench_scene *s, size_t joints, size_t clips);
 void bench_scene_free(bench_scene *s);
 
-/** The plain scalar reference: binary search and exact slerp per sample
- * (rune_clip_sample_track), and a joint-by-joint rank mixer that always
- * slerps. Same results as rune's fast path within float tolerance. */
+/* ---- The naive reference ----------------------------------------------- */
+
+/** What a straightforward implementation does: a binary search and an
+ * exact trigonometric slerp per sample (rune_clip_sample_track), a
+ * joint-by-joint rank mixer over all ranks that always slerps, AoS
+ * arithmetic. A floor to beat, not a rival. */
 typedef struct bench_ref_input {
     const rune_binding *binding;
     float time, weight;
@@ -32,5 +45,105 @@ typedef struct bench_ref_input {
 void bench_ref_sample(const rune_binding *b, float t, rune_pose *out);
 /** Samples and mixes n inputs into out; `scratch` holds n poses. */
 void bench_ref_sample_mix(const bench_ref_input *in, size_t n, rune_pose *scratch, rune_pose *out);
+/** The weighted mean of n finished poses (weights summing to 1), joint by
+ * joint with hemisphere alignment and a normalization. */
+void bench_ref_mean(const rune_pose *const *poses, const float *weights, size_t n, rune_pose *out);
+/** Local-to-model joint by joint: rune_mat4_from_xform of frame * pose,
+ * then a full 4x4 product with the parent's matrix. */
+void bench_ref_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
+/** Model transforms joint by joint with rune_xform_mul. */
+void bench_ref_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
+
+/* ---- Timing ------------------------------------------------------------ */
+
+typedef void (*bench_fn)(void *ctx);
+
+typedef struct bench_timing {
+    double median, min; /* seconds per call */
+    size_t calls;       /* calls measured, warm-up excluded */
+} bench_timing;
+
+/** Runs fn in `samples` timed batches, each long enough to be read
+ * reliably, after a warm-up; per call, the median and the fastest batch.
+ * `threaded`: wall time (the work spreads over threads); otherwise this
+ * thread's CPU time, which a preempted thread does not accrue. */
+bench_timing bench_measure(bench_fn fn, void *ctx, int samples, double sample_s, bool threaded);
+
+/* ---- The machine's floor ----------------------------------------------- */
+
+/** What one core of this machine can do at most, measured at start: fused
+ * multiply-add throughput with its widest vectors, and load bandwidth
+ * from L1, from L2 and from memory. */
+typedef struct bench_machine {
+    double flops_per_ns; /* single precision, one core */
+    double l1_bytes_per_ns, l2_bytes_per_ns, mem_bytes_per_ns;
+} bench_machine;
+
+bench_machine bench_machine_measure(bool quick);
+
+/** Where a row's data lives, for its floor. */
+typedef enum bench_level { BENCH_L1, BENCH_L2, BENCH_MEM } bench_level;
+
+/** The floor of `flops` arithmetic operations and `bytes` moved from
+ * `level`, in ns: the larger of the two times (they overlap at best). */
+double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_level level);
+
+/* ---- Report ------------------------------------------------------------- */
+
+/** One row: a figure, what it is compared with, and how far from the
+ * machine's floor it is. Absent values are < 0. */
+typedef struct bench_row {
+    char id[48];        /* stable key for --json */
+    char label[96];
+    const char *unit;   /* "ns/joint", "ms/frame", ... */
+    double median, min; /* in `unit` */
+    double naive;       /* the naive reference in this run */
+    double floor;       /* the machine's floor estimate */
+    double ozz;         /* ozz-animation 0.16 AVX2 (the anchor) */
+    long long allocations;
+} bench_row;
+
+typedef struct bench_report {
+    bool json, first;
+} bench_report;
+
+void bench_report_begin(bench_report *r, const char *simd, long cores, const bench_machine *m, bool quick);
+/** Prints a section title (text) or nothing (JSON). */
+void bench_report_section(bench_report *r, const char *title);
+void bench_report_row(bench_report *r, const bench_row *row);
+void bench_report_end(bench_report *r);
+
+/** A row with no reference, floor or anchor yet. */
+bench_row bench_row_make(const char *id, const char *unit, double median, double min);
+
+/* ---- Rows --------------------------------------------------------------- */
+
+/** How long and how often to measure: `rune bench` or `--quick`. */
+typedef struct bench_plan {
+    int samples;
+    double sample_s;
+    bool quick;
+    rune_simd_level level;      /* the kernels measured (--simd) */
+    size_t workers;             /* crowd workers beside the caller */
+    const bench_machine *machine;
+    bench_report *report;
+} bench_plan;
+
+/** Kernel rows on a 64-joint scene (bench_kernels.c): forward and
+ * random-time sampling, sample + blend, blending finished poses, a
+ * masked override layer, local-to-model matrices and transforms, a 2D
+ * blend space with an additive layer, and (b) at every kernel level. */
+int bench_kernel_rows(const bench_plan *plan, const bench_scene *s);
+/** Crowd rows (bench_crowds.c): characters sampling and blending 2 clips
+ * with model matrices, from 2 shared clips and from 64 different ones;
+ * characters running a 2-layer graph with root motion. */
+int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_scene *varied);
+/** Samples and mixes n (at most 8) clips on an animator at `level`, plays
+ * at weights 1, 1/2, 1/3 ...; fills row's median, min and naive (the
+ * reference doing the same) in ns per joint. */
+int bench_mix_measure(const bench_plan *p, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
+                      rune_simd_level level, bench_row *row);
+/** Real mocap and cost growth over joints and clips (bench_growth.c). */
+int bench_growth_rows(const bench_plan *plan);
 
 #endif

@@ -39,3 +39,38 @@ void bench_ref_sample_mix(const bench_ref_input *in, size_t n, rune_pose *scratc
             out->coverage[j] += c * (1.0f - out->coverage[j]);
         }
 }
+
+void bench_ref_mean(const rune_pose *const *poses, const float *weights, size_t n, rune_pose *out)
+{
+    for (size_t j = 0; j < out->count; j++) {
+        rune_vec3 t = {0, 0, 0};
+        rune_quat q = {0, 0, 0, 0};
+        for (size_t i = 0; i < n; i++) {
+            rune_quat r = rune_pose_r(poses[i], j);
+            if (rune_q_dot(q, r) < 0.0f)
+                r = rune_q_negate(r);
+            q = rune_q(q.x + weights[i] * r.x, q.y + weights[i] * r.y, q.z + weights[i] * r.z, q.w + weights[i] * r.w);
+            t = rune_v3_add(t, rune_v3_scale(rune_pose_t(poses[i], j), weights[i]));
+        }
+        rune_pose_set(out, j, t, rune_q_normalize(q), 1.0f);
+    }
+}
+
+void bench_ref_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
+{
+    const int32_t *parent = rune_rig_parents(rig);
+    for (size_t j = 0; j < rune_rig_joint_count(rig); j++) {
+        rune_xform local = rune_xform_mul(rune_rig_frame(rig, j), rune_pose_xform(pose, j));
+        rune_mat4 m = rune_mat4_from_xform(local);
+        out[j] = parent[j] < 0 ? m : rune_mat4_mul(&out[parent[j]], &m);
+    }
+}
+
+void bench_ref_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
+{
+    const int32_t *parent = rune_rig_parents(rig);
+    for (size_t j = 0; j < rune_rig_joint_count(rig); j++) {
+        rune_xform local = rune_xform_mul(rune_rig_frame(rig, j), rune_pose_xform(pose, j));
+        out[j] = parent[j] < 0 ? local : rune_xform_mul(out[parent[j]], local);
+    }
+}

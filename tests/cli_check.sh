@@ -42,6 +42,10 @@ done
 expect 0 "--help" -- "$rune" --help
 grep -q "4 a file or stream" "$work/out" || fail "--help does not document the exit statuses"
 expect 2 "unknown command" -- "$rune" frobnicate
+# bench: bad options are usage errors, one line, before any measuring
+expect 2 "bench --simd unknown" -- "$rune" bench --simd sse9
+expect 2 "bench --workers junk" -- "$rune" bench --workers 2x
+expect 2 "bench unknown option" -- "$rune" bench --fast
 
 # stdin, and the same output as from the file
 "$rune" eval "$scn" >"$work/from_file.json" || fail "eval FILE failed"

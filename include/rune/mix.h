@@ -30,7 +30,8 @@ typedef struct rune_contribution {
  * Track contributions are sampled here, through their binding's sampler
  * when they have one. The work runs over chunks of RUNE_SAMPLE_CHUNK
  * joints held as arrays on the stack, with the vectorized kernels of
- * `level` (see rune_simd_resolve; every level gives the same bits).
+ * `level` (see rune_simd_resolve; levels agree within 2 ulps, the FMA
+ * ones rounding fused products once).
  * `order` (at least `count` entries) is scratch, so composing never
  * allocates. */
 RUNE_API void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,

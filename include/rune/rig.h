@@ -159,7 +159,9 @@ RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
  * rotation + translation, for engines that skin with dual quaternions:
  * model(j) = model(parent) * frame(j) * pose(j), parents first; the pose's
- * scale is left out (a rigid transform has none). */
+ * scale is left out (a rigid transform has none). Each local rotation is
+ * normalized; the products down the hierarchy are not renormalized (a
+ * product of unit quaternions stays unit to within about 1e-7 a level). */
 RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
 /** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
  * the last row is 0 0 0 1): local matrices a chunk of joints at a time,

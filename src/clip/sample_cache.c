@@ -57,10 +57,11 @@ bool rune_simd_supported(rune_simd_level level)
 
 rune_simd_level rune_simd_best(void)
 {
-    /* AVX2 with FMA, not AVX-512: on the machines measured (docs/
-     * performance.md) the 512-bit builds are no faster for these chunk
-     * sizes, and a 512-bit unit can lower the clock; ask for them by name */
-    static const rune_simd_level order[] = {RUNE_SIMD_AVX2_FMA, RUNE_SIMD_AVX2, RUNE_SIMD_SSE2};
+    /* AVX-512 first: on the machines measured (docs/performance.md) it is
+     * as fast or faster on every row of `rune bench` (16 lanes a chunk
+     * step, whole-register masks); where a 512-bit unit lowers the clock
+     * enough to lose, ask for avx2fma by name */
+    static const rune_simd_level order[] = {RUNE_SIMD_AVX512, RUNE_SIMD_AVX2_FMA, RUNE_SIMD_AVX2, RUNE_SIMD_SSE2};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (rune_simd_supported(order[i]))
             return order[i];

@@ -7,6 +7,8 @@
 #include "matrix_kernel.h"
 #include "../math/lane_quat.h"
 
+#include <float.h>
+
 #if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
 #include <immintrin.h>
 #endif
@@ -20,28 +22,37 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
         /* frame rotation * pose rotation, normalized */
-        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i])));
-        float x = q.x, y = q.y, z = q.z, w = q.w;
+        /* frame rotation * pose rotation: its matrix is that of q / |q|,
+         * built without a root from 2 q q^T / |q|^2 (the same matrix as
+         * rune_mat4_from_xform of the normalized product, up to rounding);
+         * |q| about 0 or not finite (a zero pose rotation) reads the pose
+         * rotation as the identity: the frame's rotation */
+        rune_quat q = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i]));
+        float n2 = rune_q_dot(q, q);
+        bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
+        float k = 2.0f / (n2 + (ok ? 0.0f : 1.0f));
+        float x = ok ? q.x : ax, y = ok ? q.y : ay, z = ok ? q.z : az, w = ok ? q.w : aw;
         /* frame translation + frame rotation applied to the pose's
          * translation (rune_q_rotate: v + 2w (u x v) + 2 u x (u x v)) */
         float vx = tx[i], vy = ty[i], vz = tz[i];
         float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
         float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
         float w2 = 2.0f * aw;
-        /* the rotation matrix (rune_mat4_from_xform), columns scaled */
-        float xx = x * x, yy = y * y, zz = z * z;
-        float xy = x * y, xz = x * z, yz = y * z;
-        float wx = w * x, wy = w * y, wz = w * z;
+        /* the rotation matrix, columns scaled */
+        float xk = x * k, yk = y * k, zk = z * k;
+        float xx = x * xk, yy = y * yk, zz = z * zk;
+        float xy = x * yk, xz = x * zk, yz = y * zk;
+        float wx = w * xk, wy = w * yk, wz = w * zk;
         float s0 = sx[i], s1 = sy[i], s2 = sz[i];
-        out->m[0][i] = (1 - 2 * (yy + zz)) * s0;
-        out->m[1][i] = 2 * (xy + wz) * s0;
-        out->m[2][i] = 2 * (xz - wy) * s0;
-        out->m[3][i] = 2 * (xy - wz) * s1;
-        out->m[4][i] = (1 - 2 * (xx + zz)) * s1;
-        out->m[5][i] = 2 * (yz + wx) * s1;
-        out->m[6][i] = 2 * (xz + wy) * s2;
-        out->m[7][i] = 2 * (yz - wx) * s2;
-        out->m[8][i] = (1 - 2 * (xx + yy)) * s2;
+        out->m[0][i] = (1 - (yy + zz)) * s0;
+        out->m[1][i] = (xy + wz) * s0;
+        out->m[2][i] = (xz - wy) * s0;
+        out->m[3][i] = (xy - wz) * s1;
+        out->m[4][i] = (1 - (xx + zz)) * s1;
+        out->m[5][i] = (yz + wx) * s1;
+        out->m[6][i] = (xz + wy) * s2;
+        out->m[7][i] = (yz - wx) * s2;
+        out->m[8][i] = (1 - (xx + yy)) * s2;
         out->m[9][i] = vx + (cx * w2 + ccx * 2.0f) + fx[i];
         out->m[10][i] = vy + (cy * w2 + ccy * 2.0f) + fy[i];
         out->m[11][i] = vz + (cz * w2 + ccz * 2.0f) + fz[i];
@@ -51,32 +62,7 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
 /* The parent of a root: the identity (I * local is local, exactly). */
 static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-#if defined(__AVX512F__)
-/* AVX-512: a whole 4x4 matrix is one register. Column c of parent * local
- * is p0 l(0,c) + p1 l(1,c) + p2 l(2,c) (+ p3 for the translation): with
- * each parent column repeated four times (Pk) and local row k spread so
- * that block c holds l(k, c) (Rk), the product is three fused
- * multiply-adds onto the translation column. */
-void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
-                               rune_mat4 *model)
-{
-    const __m512i spread = _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
-    const __m512 hi = _mm512_set1_ps(RUNE_MAX_MAGNITUDE), lo = _mm512_set1_ps(-RUNE_MAX_MAGNITUDE);
-    for (size_t i = 0; i < n; i++) {
-        size_t j = first + i;
-        const float *p = parent[j] < 0 ? identity : model[parent[j]].m;
-        __m512 acc = _mm512_maskz_loadu_ps(0xF000, p); /* the translation column, 0 elsewhere */
-        for (int k = 0; k < 3; k++) {
-            __m128 row = _mm_set_ps(local->m[9 + k][i], local->m[6 + k][i], local->m[3 + k][i], local->m[k][i]);
-            __m512 r = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(row));
-            acc = _mm512_fmadd_ps(_mm512_broadcast_f32x4(_mm_loadu_ps(p + 4 * k)), r, acc);
-        }
-        if (clamp)
-            acc = _mm512_max_ps(_mm512_min_ps(acc, hi), lo); /* keeps 0 0 0 1 */
-        _mm512_storeu_ps(model[j].m, acc);
-    }
-}
-#elif defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
+#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
 #if defined(__FMA__)
 #define MADD(a, b, c) _mm_fmadd_ps(a, b, c)
 #else
@@ -156,7 +142,11 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
-        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i])));
+        /* a zero pose rotation reads as the identity: the frame's rotation */
+        rune_quat p = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i]));
+        float n2 = rune_q_dot(p, p);
+        bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
+        rune_quat q = lane_q_normalize(ok ? p : rune_q(ax, ay, az, aw));
         float vx = tx[i], vy = ty[i], vz = tz[i];
         float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
         float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
@@ -181,7 +171,9 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
         }
         const rune_xform *p = &model[parent[j]];
         float ax = p->r.x, ay = p->r.y, az = p->r.z, aw = p->r.w;
-        rune_quat q = lane_q_normalize(rune_q_mul(rune_q(ax, ay, az, aw), rune_q(bx, by, bz, bw)));
+        /* both unit: the product stays unit within rounding, and a root
+         * and a division per joint would double the chain's cost */
+        rune_quat q = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(bx, by, bz, bw));
         /* the parent's rotation applied to the local translation, plus the
          * parent's translation (rune_xform_mul) */
         float cx = ay * lz - az * ly, cy = az * lx - ax * lz, cz = ax * ly - ay * lx;

@@ -44,7 +44,7 @@ KERNEL_DECLARE(void, rune__model_chain, (const local_out *local, const int32_t *
 KERNEL_DECLARE(void, rune__local_xforms, (const local_in *in, local_out *out, size_t n));
 
 /* Joints [first, first + n): model[j] = model[parent[j]] * local as
- * rotation + translation (the quaternion product normalized, the
+ * rotation + translation (the quaternion product, not renormalized; the
  * translation rotated by the parent), parents first. Floats in, floats
  * out: no transform passes through memory as a struct. */
 KERNEL_DECLARE(void, rune__xform_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,

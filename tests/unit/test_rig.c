@@ -241,6 +241,33 @@ static void test_model_matrices_match_xforms(void **state)
     near(off2.x, 2.0f * off.x, 1e-5f);
     near(off2.y, 2.0f * off.y, 1e-5f);
     near(off2.z, 2.0f * off.z, 1e-5f);
+    /* the matrix is that of the normalized rotation: a pose rotation of
+     * length 3 gives the same matrices as the unit one (the kernel builds
+     * it from 2 q q^T / |q|^2), a zero one the identity, at every level */
+    rune_pose_set_s(&pose, 0, rune_v3(1.0f, 1.0f, 1.0f));
+    rune_quat q5 = rune_pose_r(&pose, 5);
+    rune_pose_set_r(&pose, 5, rune_q(3 * q5.x, 3 * q5.y, 3 * q5.z, 3 * q5.w));
+    rune_pose_set_r(&pose, 6, rune_q(0, 0, 0, 0));
+    rune_mat4 unit6 = rune_mat4_from_xform(rune_rig_frame(rig, 6));
+    for (size_t l = 0; l < count; l++) {
+        rune_mat4 ml[N];
+        rune_rig_model_matrices_at(rig, &pose, levels[l], ml);
+        for (int k = 0; k < 16; k++)
+            near(ml[5].m[k], m[5].m[k], 1e-5f);
+        /* joint 6's local matrix is its frame and the pose's translation */
+        rune_mat4 parent = ml[jd[6].parent ? (6 - 1) / 3 : 6];
+        rune_mat4 local = rune_mat4_mul(&parent, &unit6);
+        for (int k = 0; k < 12; k++) /* rotation columns */
+            near(ml[6].m[k], local.m[k], 1e-5f);
+        if (l == 0) { /* model transforms read the two rotations alike */
+            rune_rig_model_xforms(rig, &pose, x);
+            for (int j = 5; j <= 6; j++) {
+                rune_mat4 from_x = rune_mat4_from_xform(x[j]);
+                for (int k = 0; k < 12; k++)
+                    near(from_x.m[k], ml[j].m[k], 1e-5f);
+            }
+        }
+    }
     rune_pose_release(&pose);
     rune_rig_destroy(rig);
 }

@@ -1,0 +1,186 @@
+/* The crowd rows of `rune bench`: many characters updated per frame by a
+ * rune_batch (the caller alone, then with workers), each sampling and
+ * blending 2 clips and computing its model matrices -- from 2 clips every
+ * character shares (served from cache) and from 64 different clips (the
+ * crowd's segments no longer fit in L2) -- and characters running a
+ * 2-layer graph with root motion. Each row counts the allocations its
+ * frames made: 0 is the contract. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define OZZ_CROWD_MS 39.0 /* ozz-animation, 10,000 x (2 clips + blend + local-to-model), 1 thread */
+
+static _Atomic long long allocations;
+
+static void *counting_alloc(void *user, size_t size)
+{
+    (void)user;
+    atomic_fetch_add(&allocations, 1);
+    return malloc(size);
+}
+
+static void counting_free(void *user, void *p, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(p);
+}
+
+static const rune_allocator counting = {counting_alloc, counting_free, NULL};
+
+typedef struct crowd_ctx {
+    rune_batch *batch;
+    rune_character **chars;
+    size_t count;
+} crowd_ctx;
+
+static void crowd_run(void *p)
+{
+    crowd_ctx *c = p;
+    rune_batch_run(c->batch, c->chars, c->count, BENCH_DT);
+}
+
+static void crowd_free(crowd_ctx *c)
+{
+    for (size_t i = 0; c->chars && i < c->count; i++)
+        rune_character_destroy(c->chars[i]);
+    free(c->chars);
+    rune_batch_destroy(c->batch);
+}
+
+/* Times the crowd's frames after one warm-up frame (which sizes scratch)
+ * and reports them with the allocations they made. */
+static void crowd_measure(const bench_plan *p, crowd_ctx *c, size_t workers, bench_row *row)
+{
+    crowd_run(c);
+    long long before = atomic_load(&allocations);
+    bench_timing t = bench_measure(crowd_run, c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
+    row->median = 1e3 * t.median;
+    row->min = 1e3 * t.min;
+    row->allocations = atomic_load(&allocations) - before;
+}
+
+/* Per joint: 2 samplings and their blend (2 x 70 flops), local-to-model
+ * (152); the character's cursors, pose and matrices move through memory
+ * (writes allocate: read and written, ~224 bytes), and with 64 different
+ * clips the 2 segments (128 bytes) too. Workers add cores, not memory
+ * bandwidth. */
+static double crowd_floor_ms(const bench_plan *p, size_t joints, size_t count, size_t workers, bool varied)
+{
+    double per_joint_flops = 2 * 70.0 + 152.0, per_joint_bytes = 224.0 + (varied ? 128.0 : 0.0);
+    double n = (double)(joints * count), threads = (double)(workers + 1);
+    double compute = bench_floor_ns(p->machine, per_joint_flops * n / threads, 0, BENCH_MEM);
+    double moving = bench_floor_ns(p->machine, 0, per_joint_bytes * n, BENCH_MEM);
+    return 1e-6 * (compute > moving ? compute : moving);
+}
+
+static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers, bool varied)
+{
+    crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
+    int rc = !c.chars || rune_batch_create(workers, &counting, &c.batch, NULL);
+    rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT, .matrices = true, .simd = p->level};
+    size_t clips = s->clip_count;
+    for (size_t i = 0; !rc && i < count; i++) {
+        uint32_t a = varied ? (uint32_t)(i % clips) : 0, b = varied ? (uint32_t)((i * 7 + 3) % clips) : 1;
+        if (b == a)
+            b = (uint32_t)((a + 1) % clips);
+        rune_play_params pa = {.fade = 0, .weight = 1.0f, .speed = 1.0f, .time = 0.013f * (float)i};
+        rune_play_params pb = {.fade = 0, .weight = 0.5f, .speed = 1.0f, .time = 0.029f * (float)i};
+        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL) ||
+             rune_character_play_clip(c.chars[i], a, &pa, NULL, NULL) ||
+             rune_character_play_clip(c.chars[i], b, &pb, NULL, NULL);
+    }
+    if (!rc) {
+        bench_row row = bench_row_make("", "ms/frame", 0, 0);
+        snprintf(row.id, sizeof row.id, "crowd_%s%zu_w%zu", varied ? "varied_" : "", count, workers);
+        snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s, %zu worker%s", count,
+                 varied ? "64 clips" : "2 clips", workers, workers == 1 ? "" : "s");
+        crowd_measure(p, &c, workers, &row);
+        row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
+        if (workers == 0 && count == 10000)
+            row.ozz = OZZ_CROWD_MS;
+        bench_report_row(p->report, &row);
+    }
+    crowd_free(&c);
+    return rc;
+}
+
+/* The graph of the graph crowd: a directional 2D blend space base layer
+ * in a sync group, an upper-body override layer masked to one subtree. */
+static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
+{
+    rune_library *lib = s->lib;
+    if (rune_library_find_graph(lib, "crowd", graph, NULL) == RUNE_OK)
+        return 0;
+    uint32_t vx, vy, dirs;
+    if (rune_library_add_param(lib, "vx", &vx, NULL) || rune_library_add_param(lib, "vy", &vy, NULL))
+        return 1;
+    rune_motion_sample_desc smp[5] = {{-1, 0, 0, {0, 0}, 1},  {-1, 1, 0, {0, 1}, 1}, {-1, 2, 0, {1, 0}, 1},
+                                      {-1, 3, 0, {0, -1}, 1}, {-1, 4, 0, {-1, 0}, 1}};
+    rune_motion_node_desc node = {RUNE_MOTION_BLEND2D, vx, vy, RUNE_BLEND2D_DIRECTIONAL, smp, 5};
+    if (rune_library_add_motion(lib, "dirs", RUNE_PRIORITY_MOVEMENT, &node, 1, &dirs, NULL))
+        return 1;
+    const rune_motion *upper_motion = rune_library_clip_motion(lib, 5);
+    if (!upper_motion)
+        return 1;
+    rune_state_desc base = {.motion = rune_library_motion(lib, dirs), .speed = 1, .sync_group = 0, .name = "Loco"};
+    rune_state_desc upper = {.motion = upper_motion, .speed = 1, .sync_group = 0, .name = "Wave"};
+    rune_mask_entry mask = {1, 1.0f, true}; /* joint 1 and its subtree: half the tree */
+    rune_layer_desc layers[2] = {
+        {.blend = RUNE_LAYER_OVERRIDE, .weight = 1, .states = &base, .state_count = 1, .name = "base"},
+        {.blend = RUNE_LAYER_OVERRIDE, .weight = 0.8f, .states = &upper, .state_count = 1, .mask = &mask,
+         .mask_count = 1, .name = "upper"}};
+    rune_param_desc params[2] = {{RUNE_PARAM_FLOAT, 0}, {RUNE_PARAM_FLOAT, 0}};
+    const char *names[2] = {"vx", "vy"};
+    rune_graph_desc d = {params, 2, layers, 2, names};
+    return rune_library_add_graph(lib, "crowd", RUNE_PRIORITY_MOVEMENT, &d, graph, NULL) != RUNE_OK;
+}
+
+static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers)
+{
+    uint32_t graph;
+    crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
+    int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &counting, &c.batch, NULL);
+    rune_character_desc cd = {.lib = s->lib, .root_joint = 0, .matrices = true, .simd = p->level};
+    for (size_t i = 0; !rc && i < count; i++) {
+        uint32_t h;
+        rune_play_params pp = {.fade = 0.0f, .weight = 1.0f, .speed = 0.9f + 0.2f * (float)(i % 11) / 11.0f};
+        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL) ||
+             rune_character_start_graph(c.chars[i], graph, &pp, &h, NULL);
+        if (!rc) {
+            float a = 0.37f * (float)i;
+            rune_character_set_param(c.chars[i], h, 0, 0.8f * sinf(a));
+            rune_character_set_param(c.chars[i], h, 1, 0.8f * cosf(a));
+        }
+    }
+    if (!rc) {
+        bench_row row = bench_row_make("", "ms/frame", 0, 0);
+        snprintf(row.id, sizeof row.id, "graph_crowd_%zu_w%zu", count, workers);
+        snprintf(row.label, sizeof row.label, "%zu x (2-layer graph + root motion + matrices), %zu worker%s", count,
+                 workers, workers == 1 ? "" : "s");
+        crowd_measure(p, &c, workers, &row);
+        bench_report_row(p->report, &row);
+    }
+    crowd_free(&c);
+    return rc;
+}
+
+int bench_crowd_rows(const bench_plan *p, const bench_scene *s, const bench_scene *varied)
+{
+    size_t count = p->quick ? 1000 : 10000;
+    size_t workers = p->workers;
+    int rc = 0;
+    bench_report_section(p->report, "crowds (rune_batch: the caller, then with workers; 64-joint characters)");
+    for (size_t w = 0; w <= workers && !rc; w += workers ? workers : 1) {
+        rc |= clip_crowd_row(p, s, count, w, false);
+        rc |= clip_crowd_row(p, varied, count, w, true);
+    }
+    for (size_t n = 1000; n <= count && !rc; n *= 10)
+        for (size_t w = 0; w <= workers && !rc; w += workers ? workers : 1)
+            rc |= graph_crowd_row(p, s, n, w);
+    return rc;
+}

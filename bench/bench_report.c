@@ -1,0 +1,108 @@
+/* The bench's report: rows as an aligned text table, or as one JSON
+ * document (`rune bench --json`) whose keys stay stable for scripts. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bench_row bench_row_make(const char *id, const char *unit, double median, double min)
+{
+    bench_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.id, sizeof r.id, "%s", id);
+    r.unit = unit;
+    r.median = median;
+    r.min = min;
+    r.naive = r.floor = r.ozz = -1;
+    r.allocations = -1;
+    return r;
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void json_number(const char *key, double v)
+{
+    if (v < 0)
+        printf(", \"%s\": null", key);
+    else
+        printf(", \"%s\": %.4g", key, v);
+}
+
+void bench_report_begin(bench_report *r, const char *simd, long cores, const bench_machine *m, bool quick)
+{
+    r->first = true;
+    if (r->json) {
+        printf("{\"rune_bench\": {\"version\": \"%s\", \"simd\": ", RUNE_VERSION_STRING);
+        json_string(simd);
+        printf(", \"cores\": %ld, \"quick\": %s,\n \"machine\": {\"flops_per_ns\": %.4g, \"l1_bytes_per_ns\": %.4g,"
+               " \"l2_bytes_per_ns\": %.4g, \"mem_bytes_per_ns\": %.4g},\n \"rows\": [",
+               cores, quick ? "true" : "false", m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns,
+               m->mem_bytes_per_ns);
+        return;
+    }
+    printf("rune bench%s: kernels %s, %ld cores; per frame at dt 1/60 s; median of timed batches on the thread's\n"
+           "CPU clock (crowds with workers: wall clock); ratios are measured in this run\n",
+           quick ? " --quick" : "", simd, cores);
+    printf("machine floor, one core: %.1f flop/ns (FMA, widest vectors); loads %.0f B/ns from L1, %.0f from L2, %.1f "
+           "from memory\n",
+           m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns, m->mem_bytes_per_ns);
+    printf("columns: rune median (fastest batch) | naive reference: its time, rune's speed-up | floor: the machine's "
+           "limit, rune / floor | ozz-animation 0.16 AVX2 (issue 18's run), rune / ozz\n");
+}
+
+void bench_report_section(bench_report *r, const char *title)
+{
+    if (!r->json)
+        printf("%s\n", title);
+}
+
+void bench_report_row(bench_report *r, const bench_row *row)
+{
+    if (r->json) {
+        printf("%s\n  {\"id\": ", r->first ? "" : ",");
+        json_string(row->id);
+        printf(", \"label\": ");
+        json_string(row->label);
+        printf(", \"unit\": ");
+        json_string(row->unit);
+        json_number("median", row->median);
+        json_number("min", row->min);
+        json_number("naive", row->naive);
+        json_number("floor", row->floor);
+        json_number("ozz", row->ozz);
+        if (row->allocations >= 0)
+            printf(", \"allocations\": %lld", row->allocations);
+        printf("}");
+        r->first = false;
+        return;
+    }
+    printf("  %-52s %8.2f (%7.2f) %-8s", row->label, row->median, row->min, row->unit);
+    if (row->naive >= 0)
+        printf(" | naive %8.2f %6.1fx", row->naive, row->naive / row->median);
+    if (row->floor >= 0)
+        printf(" | floor %6.2f %5.1fx", row->floor, row->median / row->floor);
+    if (row->ozz >= 0)
+        printf(" | ozz %6.2f %5.2fx", row->ozz, row->median / row->ozz);
+    if (row->allocations >= 0)
+        printf(" | %lld allocations", row->allocations);
+    printf("\n");
+    fflush(stdout);
+}
+
+void bench_report_end(bench_report *r)
+{
+    if (r->json)
+        printf("\n]}}\n");
+}

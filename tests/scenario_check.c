@@ -224,7 +224,12 @@ int main(int argc, char **argv)
                 fail("output holds non-finite numbers%s%s", "", "");
         } else if (strcmp(w[0], "frames") == 0 && n == 2) {
             check_num("frame count", (double)json_array_size(json_object_get(doc, "frames")), atof(w[1]), 0);
-        } else if ((strcmp(w[0], "t") == 0 && n == 6) || (strcmp(w[0], "r") == 0 && n == 7)) {
+        } else if (strcmp(w[0], "noscale") == 0 && n == 1) {
+            json_t *f = frame_at(doc, 0), *pose = f ? json_object_get(f, "pose") : NULL, *j;
+            const char *name;
+            json_object_foreach(pose, name, j) if (json_object_get(j, "s")) fail("joint %s prints \"s\"%s", name, "");
+        } else if (((strcmp(w[0], "t") == 0 || strcmp(w[0], "s") == 0) && n == 6) ||
+                   (strcmp(w[0], "r") == 0 && n == 7)) {
             json_t *j = joint_at(doc, atol(w[1]), w[2]);
             double v[4] = {atof(w[3]), atof(w[4]), atof(w[5]), n == 7 ? atof(w[6]) : 0};
             if (j)

@@ -48,6 +48,8 @@ typedef struct rune_key_pose_desc {
     float mask_weight;  /**< usually 0 */
     rune_easing_style easing; /**< curve from the previous key to this one */
     rune_easing_dir direction;
+    rune_vec3 s;        /**< scale, read only when `scaled` (linear between keys) */
+    bool scaled;        /**< false: scale 1 1 1 */
 } rune_key_pose_desc;
 
 typedef struct rune_keyframe_desc {
@@ -116,6 +118,15 @@ typedef struct rune_marker {
 RUNE_API size_t rune_clip_marker_count(const rune_clip *clip);
 /** Markers are sorted by pos (ties keep definition order). */
 RUNE_API const rune_marker *rune_clip_markers(const rune_clip *clip);
+/** Whether some key's scale is not 1 1 1 (then samples carry scale). */
+RUNE_API bool rune_clip_has_scale(const rune_clip *clip);
+/** Bytes the compiled clip holds in memory (keys, segments, names). */
+RUNE_API size_t rune_clip_bytes(const rune_clip *clip);
+/** Key k (0 .. rune_clip_track_key_count - 1) of a track as compiled: its
+ * time and pose (names point into the clip; `scaled` set when the clip
+ * has scale). Compiling these keys again gives the same clip. */
+RUNE_API void rune_clip_track_key(const rune_clip *clip, size_t track, size_t k, float *time,
+                                  rune_key_pose_desc *out);
 
 /** The value of one track at one time. */
 typedef struct rune_key_sample {

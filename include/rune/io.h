@@ -130,6 +130,8 @@ typedef struct rune_scenario {
                                  wrong (unknown keys), first ones only */
     size_t warning_count;
     size_t warnings_dropped; /**< warnings past RUNE_SCENARIO_MAX_WARNINGS */
+    bool uses_scale;         /**< some frame or key gives "s" (rune eval then
+                                  prints each joint's scale) */
 } rune_scenario;
 
 /** Most warnings a loaded scenario keeps. */

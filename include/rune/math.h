@@ -80,6 +80,16 @@ static inline rune_quat rune_q_normalize(rune_quat q)
     float inv = 1.0f / sqrtf(n2);
     return rune_q(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
+/** rune_q_normalize, except that a quaternion already unit to float
+ * precision (|q|^2 within 2^-21 of 1) is kept as it is: normalizing twice
+ * gives the bits of normalizing once. Rigs and clips store rotations
+ * through it, so a stored rotation read back and stored again (a .rune
+ * asset, a JSON export) keeps its bits. */
+static inline rune_quat rune_q_unit(rune_quat q)
+{
+    float n2 = rune_q_dot(q, q);
+    return fabsf(n2 - 1.0f) <= 4.76837158e-7f ? q : rune_q_normalize(q);
+}
 /** Normalized linear interpolation along the shortest arc. */
 RUNE_API rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
 /** Spherical interpolation along the shortest arc, normalized. Falls back to

@@ -25,6 +25,8 @@ typedef struct rune_joint_desc {
     const char *part;
     const char *parent;
     rune_xform frame;
+    rune_vec3 scale; /**< rest scale, read only when `scaled` */
+    bool scaled;     /**< false: the rest scale is 1 1 1 */
 } rune_joint_desc;
 
 typedef struct rune_rig rune_rig;
@@ -62,6 +64,16 @@ RUNE_API const rune_xform *rune_rig_frames(const rune_rig *rig);
 RUNE_API rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
 /** Updates a rest frame. Bindings and the layout signature are unaffected. */
 RUNE_API void rune_rig_set_frame(rune_rig *rig, size_t joint, rune_xform frame);
+/** The rest scale of a joint (1 1 1 unless the rig gave one). A joint's
+ * local transform is its frame composed with its pose as translation,
+ * rotation, scale: t = frame.t + frame.r (scale * pose.t),
+ * r = frame.r pose.r, s = scale * pose.s (componentwise), exact for a
+ * uniform rest scale (docs/semantics.md). */
+RUNE_API rune_vec3 rune_rig_frame_scale(const rune_rig *rig, size_t joint);
+/** Updates a rest scale (ignored unless finite and within 1e18). */
+RUNE_API void rune_rig_set_frame_scale(rune_rig *rig, size_t joint, rune_vec3 scale);
+/** Whether some joint's rest scale is not 1 1 1. */
+RUNE_API bool rune_rig_scaled(const rune_rig *rig);
 
 RUNE_API uint32_t rune_rig_topology_revision(const rune_rig *rig);
 RUNE_API uint32_t rune_rig_frame_revision(const rune_rig *rig);
@@ -158,14 +170,17 @@ RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
  * rotation + translation, for engines that skin with dual quaternions:
- * model(j) = model(parent) * frame(j) * pose(j), parents first; the pose's
- * scale is left out (a rigid transform has none). Each local rotation is
- * normalized; the products down the hierarchy are not renormalized (a
- * product of unit quaternions stays unit to within about 1e-7 a level). */
+ * model(j) = model(parent) * frame(j) * pose(j), parents first; rest and
+ * pose scales are left out (a rigid transform has none: skin scaled rigs
+ * with rune_rig_model_matrices). Each local rotation is normalized; the
+ * products down the hierarchy are not renormalized (a product of unit
+ * quaternions stays unit to within about 1e-7 a level). */
 RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
 /** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
- * the last row is 0 0 0 1): local matrices a chunk of joints at a time,
- * straight from the pose's arrays, then the hierarchy with SIMD columns.
+ * the last row is 0 0 0 1), the local transform of each joint composing
+ * its frame, rest scale and pose as rune_rig_frame_scale says; local
+ * matrices a chunk of joints at a time, straight from the pose's arrays,
+ * then the hierarchy with SIMD columns.
  * With scale, elements are clamped to +-RUNE_MAX_MAGNITUDE (no chain of
  * scales overflows). Joints the pose lacks stand at rest (their frame
  * alone). */

@@ -1,4 +1,5 @@
-/* rune/rune.h - the whole public API of rune_core, stage by stage. The
+/* rune/rune.h - the whole public API of rune_core, stage by stage (and
+ * the binary .rune asset). The
  * scenario documents are rune/io.h (rune_io), asset import rune/import.h
  * (rune_import). */
 #ifndef RUNE_RUNE_H
@@ -14,5 +15,6 @@
 #include "rune/graph.h"
 #include "rune/root.h"
 #include "rune/character.h"
+#include "rune/asset.h"
 
 #endif

@@ -84,6 +84,9 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].easing: unknown style", i, j);
             if ((unsigned)p->direction >= RUNE_EASE_DIR_COUNT)
                 return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].direction: unknown direction", i, j);
+            if (p->scaled && !in_range3(p->s))
+                return rune_fail(err, RUNE_E_INVALID, "keyframes[%zu].poses[%zu].s: not finite, or beyond %g", i, j,
+                                 (double)RUNE_MAX_MAGNITUDE);
         }
     }
     for (size_t i = 0; i < d->marker_count; i++) {
@@ -101,6 +104,11 @@ typedef struct packer {
     char *base;
     size_t used;
 } packer;
+
+static bool key_scaled(const rune_key_pose_desc *p)
+{
+    return p->scaled && (p->s.x != 1.0f || p->s.y != 1.0f || p->s.z != 1.0f);
+}
 
 static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
 
@@ -145,9 +153,10 @@ static int cmp_marker(const void *a, const void *b)
     return 0;
 }
 
-/* Lays out (when p->base is NULL: only measures) the clip's block. */
+/* Lays out (when p->base is NULL: only measures) the clip's block; scale
+ * arrays only when `scaled` (some kept key has a scale). */
 static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const key_ref *refs,
-                   size_t ref_count, size_t tracks, size_t keys)
+                   size_t ref_count, size_t tracks, size_t keys, bool scaled)
 {
     c->id = pack_str(p, d->id);
     c->tracks = pack(p, tracks * sizeof *c->tracks);
@@ -159,8 +168,10 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
     c->key_mask = pack(p, stored * sizeof(float));
     c->key_style = pack(p, stored);
     c->key_dir = pack(p, stored);
+    c->key_s = scaled ? pack(p, stored * sizeof(rune_vec3)) : NULL;
     c->segments = pack_line(p, stored * sizeof *c->segments);
     c->covers = pack(p, stored * sizeof *c->covers);
+    c->scales = scaled ? pack(p, stored * sizeof *c->scales) : NULL;
     c->key_fast = pack(p, stored);
     c->markers = pack(p, d->marker_count * sizeof *c->markers);
 
@@ -187,11 +198,13 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
             c->tracks[t - 1].key_count++;
             c->key_time[k] = r->time;
             c->key_t[k] = r->pose->t;
-            c->key_r[k] = rune_q_normalize(r->pose->r);
+            c->key_r[k] = rune_q_unit(r->pose->r);
             c->key_weight[k] = r->pose->weight;
             c->key_mask[k] = r->pose->mask_weight;
             c->key_style[k] = (uint8_t)r->pose->easing;
             c->key_dir[k] = (uint8_t)r->pose->direction;
+            if (c->key_s)
+                c->key_s[k] = r->pose->scaled ? r->pose->s : rune_v3(1.0f, 1.0f, 1.0f);
         }
         k++;
     }
@@ -239,6 +252,10 @@ static void fill_segment(rune_clip *c, size_t k, size_t next)
     clip_segment_cover *cv = &c->covers[k];
     cv->w = c->key_weight[k], cv->dw = c->key_weight[next] - c->key_weight[k];
     cv->m = c->key_mask[k], cv->dm = c->key_mask[next] - c->key_mask[k];
+    if (c->scales) {
+        rune_vec3 sa = c->key_s[k], sb = c->key_s[next];
+        c->scales[k] = (clip_scale_segment){sa.x, sa.y, sa.z, sb.x - sa.x, sb.y - sa.y, sb.z - sa.z};
+    }
     c->key_fast[k] = next == k || c->key_style[next] == RUNE_EASE_LINEAR;
     c->any_eased |= !c->key_fast[k];
 }
@@ -254,6 +271,8 @@ static void prepare_segments(rune_clip *c)
     }
     for (size_t k = c->key_count; k < c->key_count + CLIP_NULL_KEYS; k++) {
         c->key_r[k] = rune_q_identity();
+        if (c->key_s)
+            c->key_s[k] = rune_v3(1.0f, 1.0f, 1.0f);
         fill_segment(c, k, k);
         c->segments[k].time = -INFINITY;
     }
@@ -299,9 +318,15 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
             if (d->keyframes[i].time > length)
                 length = d->keyframes[i].time;
         }
-    qsort(refs, ref_count, sizeof *refs, cmp_key_ref);
+    /* keys written by rune (assets, importers) come sorted: one pass checks */
+    bool sorted = true;
+    for (size_t i = 1; sorted && i < ref_count; i++)
+        sorted = cmp_key_ref(&refs[i - 1], &refs[i]) < 0;
+    if (!sorted)
+        qsort(refs, ref_count, sizeof *refs, cmp_key_ref);
 
     size_t tracks = 0, keys = 0;
+    bool scaled = false;
     const key_ref *last = NULL;
     for (size_t i = 0; i < ref_count; i++) {
         if (superseded(refs, ref_count, i))
@@ -309,13 +334,14 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
         tracks += !last || !same_track(&refs[i], last);
         last = &refs[i];
         keys++;
+        scaled |= key_scaled(refs[i].pose);
     }
 
     rune_clip probe = {0};
     probe.loop = d->loop;
     probe.length = length;
     packer measure = {NULL, 0};
-    layout(&measure, &probe, d, refs, ref_count, tracks, keys);
+    layout(&measure, &probe, d, refs, ref_count, tracks, keys, scaled);
 
     size_t head = align16(sizeof(rune_clip));
     char *block = rune__calloc(alloc, head + measure.used, 1);
@@ -335,7 +361,7 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
     c->key_count = keys;
     c->marker_count = d->marker_count;
     packer fill = {block + head, 0};
-    layout(&fill, c, d, refs, ref_count, tracks, keys);
+    layout(&fill, c, d, refs, ref_count, tracks, keys, scaled);
     prepare_segments(c);
     stable_sort_markers(c->markers, c->marker_count);
     rune__free(alloc, refs, ref_count, sizeof *refs);
@@ -367,3 +393,18 @@ float rune_clip_track_key_time(const rune_clip *c, size_t t, size_t k)
 }
 size_t rune_clip_marker_count(const rune_clip *c) { return c->marker_count; }
 const rune_marker *rune_clip_markers(const rune_clip *c) { return c->markers; }
+bool rune_clip_has_scale(const rune_clip *c) { return c->key_s != NULL; }
+size_t rune_clip_bytes(const rune_clip *c) { return c->block_size; }
+
+void rune_clip_track_key(const rune_clip *c, size_t t, size_t k, float *time, rune_key_pose_desc *out)
+{
+    size_t i = c->tracks[t].first_key + k;
+    *time = c->key_time[i];
+    *out = (rune_key_pose_desc){c->tracks[t].parent, c->tracks[t].part, c->key_t[i], c->key_r[i],
+                                c->key_weight[i], c->key_mask[i], (rune_easing_style)c->key_style[i],
+                                (rune_easing_dir)c->key_dir[i], rune_v3(1.0f, 1.0f, 1.0f), false};
+    if (c->key_s) {
+        out->s = c->key_s[i];
+        out->scaled = true;
+    }
+}

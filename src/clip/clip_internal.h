@@ -32,6 +32,13 @@ typedef struct clip_segment_cover {
     float w, dw, m, dm;
 } clip_segment_cover;
 
+/* Scale along segment k, for clips with scale keys: s + ds u (the u of
+ * segment k). */
+typedef struct clip_scale_segment {
+    float x, y, z;
+    float dx, dy, dz;
+} clip_scale_segment;
+
 typedef struct clip_track {
     const char *parent;
     const char *part;
@@ -61,11 +68,13 @@ struct rune_clip {
     float *key_mask;
     uint8_t *key_style;
     uint8_t *key_dir;
+    rune_vec3 *key_s; /* NULL when every key's scale is 1 1 1 */
     /* per key k, for the batch sampler: segment k (see clip_segment) and
      * its weights, and whether the key after k is linear (else the exact
      * sampler, which knows the easing curves, takes that lane) */
     clip_segment *segments;
     clip_segment_cover *covers;
+    clip_scale_segment *scales; /* NULL without key_s */
     uint8_t *key_fast;
     bool any_eased; /* some key_fast is 0: most clips have none to look up */
     size_t marker_count;

@@ -8,6 +8,7 @@ static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
     out->r = c->key_r[k];
     out->weight = c->key_weight[k];
     out->mask_weight = c->key_mask[k];
+    out->s = c->key_s ? c->key_s[k] : rune_v3(1.0f, 1.0f, 1.0f);
 }
 
 /* First key index in [lo, hi) whose time is >= t; hi when none. */
@@ -41,7 +42,7 @@ void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_
         out->r = rune_q_slerp(c->key_r[a], c->key_r[b], e);
         out->weight = c->key_weight[a] + (c->key_weight[b] - c->key_weight[a]) * e;
         out->mask_weight = c->key_mask[a] + (c->key_mask[b] - c->key_mask[a]) * e;
+        out->s = c->key_s ? rune_v3_lerp(c->key_s[a], c->key_s[b], e) : rune_v3(1.0f, 1.0f, 1.0f);
     }
     out->coverage = rune_clamp01(out->weight * (1.0f - out->mask_weight));
-    out->s = rune_v3(1.0f, 1.0f, 1.0f);
 }

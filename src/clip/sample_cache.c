@@ -253,11 +253,29 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c)
         __builtin_prefetch(p);
 }
 
+/* Scale, for clips with scale keys: linear along each lane's segment, with
+ * the kernel's u (eased lanes are redone by the exact sampler after). */
+static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, rune_sample_chunk *o, size_t lanes)
+{
+    const clip_segment *seg = clip->segments;
+    const clip_scale_segment *sc = clip->scales;
+    for (size_t i = 0; i < lanes; i++) {
+        const clip_segment *g = &seg[key[i]];
+        const clip_scale_segment *s = &sc[key[i]];
+        float u = (t - g->time) / (g->end - g->time);
+        u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;
+        o->sx[i] = s->x + s->dx * u;
+        o->sy[i] = s->y + s->dy * u;
+        o->sz[i] = s->z + s->dz * u;
+    }
+    o->scaled = true;
+}
+
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
-    o->scaled = false; /* clips carry no scale keys yet: sx, sy, sz are not written */
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
         return; /* a misaligned chunk would read past the padded lanes */
+    o->scaled = false; /* unscaled clips leave sx, sy, sz unwritten */
     if (count > RUNE_SAMPLE_CHUNK)
         count = RUNE_SAMPLE_CHUNK;
     if (count > c->lanes - first)
@@ -268,6 +286,8 @@ void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
     c->kernel(c->clip->segments, c->clip->covers, &c->key[first], t, o, lanes);
+    if (c->clip->scales)
+        sample_scale(c->clip, &c->key[first], t, o, lanes);
     for (size_t i = 0; c->any_exact && i < count; i++) {
         if (c->clip->key_fast[c->key[first + i]])
             continue;

@@ -1,4 +1,5 @@
-/* Whole-file reads for importers that check or parse bytes themselves. */
+/* Whole-file reads for loaders that check or parse bytes themselves (the
+ * .rune reader in the core library, the importers; exported for them). */
 #include "file_read.h"
 
 #include <stdio.h>

@@ -4,8 +4,10 @@
 
 #include <stddef.h>
 
+#include "rune/export.h"
+
 /** The file's bytes, malloc'ed (the caller frees) with a NUL after them;
  * NULL if it cannot be read or is larger than `max_bytes`. */
-unsigned char *rune__read_file(const char *path, size_t max_bytes, size_t *len);
+RUNE_API unsigned char *rune__read_file(const char *path, size_t max_bytes, size_t *len);
 
 #endif

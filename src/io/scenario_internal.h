@@ -11,6 +11,9 @@ typedef struct scenario_box {
     rune_allocator alloc;
     rune__arena arena;
     const char *warnings[RUNE_SCENARIO_MAX_WARNINGS];
+    struct rune_asset **assets; /* "assets", loaded (scenario_assets.c) */
+    size_t asset_count;
+    struct rune_asset *rig_asset; /* the asset whose rig the scenario took */
 } scenario_box;
 
 #include <jansson.h>
@@ -31,6 +34,15 @@ rune_status rune__scenario_warn(rune_scenario *s, rune__arena *arena, const char
  * warnings, or with `strict` the first as an error. */
 rune_status rune__scenario_check_keys(json_t *root, rune_scenario *s, rune__arena *arena, bool strict,
                                       rune_error *err);
+/** Loads the .rune files of "assets" (first of all). */
+rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
+/** Takes the first asset rig as the scenario's; RUNE_E_NOT_FOUND without one. */
+rune_status rune__scenario_asset_rig(rune_scenario *s);
+/** Appends the assets' clips to the document's (after "clips"). */
+rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, rune_error *err);
+/** Without "root_joint": the rig's asset's root-motion joint, if any. */
+void rune__scenario_asset_root(rune_scenario *s);
+void rune__scenario_free_assets(rune_scenario *s);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

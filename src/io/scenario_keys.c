@@ -25,11 +25,11 @@ struct shape {
 };
 
 /* Keys of each object, NULL-terminated. */
-static const char *const xform_keys[] = {"t", "r", NULL};
+static const char *const xform_keys[] = {"t", "r", "s", NULL};
 static const char *const joint_keys[] = {"part", "parent", "frame", NULL};
 static const char *const rig_keys[] = {"joints", NULL};
-static const char *const pose_keys[] = {"parent", "part", "t", "r", "weight", "mask_weight", "easing", "direction",
-                                        NULL};
+static const char *const pose_keys[] = {"parent", "part", "t", "r", "s", "weight", "mask_weight", "easing",
+                                        "direction", NULL};
 static const char *const keyframe_keys[] = {"time", "poses", NULL};
 static const char *const marker_keys[] = {"time", "name", "value", NULL};
 static const char *const clip_keys[] = {"id", "revision", "loop", "priority", "keyframes", "markers", NULL};
@@ -45,8 +45,8 @@ static const char *const layer_keys[] = {"name", "blend", "weight", "initial", "
 static const char *const graph_keys[] = {"id", "priority", "params", "layers", NULL};
 static const char *const command_keys_common[] = {"frame", "play", "adjust", "stop", "control", "graph",
                                                   "set", "trigger", "travel", "fade_layer", NULL};
-static const char *const root_keys[] = {"rig", "clips", "motions", "graphs", "dt", "frames", "commands",
-                                        "root_motion", "root_joint", NULL};
+static const char *const root_keys[] = {"assets", "rig", "clips", "motions", "graphs", "dt", "frames",
+                                        "commands", "root_motion", "root_joint", NULL};
 
 static const member none[] = {{NULL, NULL, false}};
 static const shape xform_shape = {xform_keys, none};

@@ -14,6 +14,7 @@
 typedef struct loader {
     rune__arena *arena;
     rune_error *err;
+    bool scaled; /* some key pose has "s" */
 } loader;
 
 static rune_status nomem(loader *L) { return rune_fail(L->err, RUNE_E_NOMEM, "out of memory"); }
@@ -21,8 +22,10 @@ static rune_status nomem(loader *L) { return rune_fail(L->err, RUNE_E_NOMEM, "ou
 static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
 {
     json_t *rig = json_object_get(root, "rig"), *joints;
+    if (!rig && rune__scenario_asset_rig(s) == RUNE_OK)
+        return RUNE_OK;
     if (!rig)
-        return rune_fail(L->err, RUNE_E_INVALID, "rig: missing");
+        return rune_fail(L->err, RUNE_E_INVALID, "rig: missing (and no asset has one)");
     rune_status st = jr_object(rig, "rig", L->err);
     if (!st)
         st = jr_array(rig, "joints", "rig", true, &joints, L->err);
@@ -41,6 +44,14 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
             (st = jr_string(j, "parent", path, false, "", L->arena, &d->parent, L->err)) ||
             (st = jr_xform(j, "frame", path, &d->frame, L->err)))
             return st;
+        json_t *frame = json_object_get(j, "frame");
+        if (frame && json_object_get(frame, "s")) {
+            char fpath[JR_PATH_MAX];
+            snprintf(fpath, sizeof fpath, "%s.frame", path);
+            if ((st = jr_vec3(frame, "s", fpath, rune_v3(1, 1, 1), &d->scale, L->err)))
+                return st;
+            d->scaled = s->uses_scale = true;
+        }
     }
     return RUNE_OK;
 }
@@ -85,6 +96,11 @@ static rune_status load_pose(loader *L, json_t *j, const char *path, rune_key_po
         (st = jr_float(j, "weight", path, false, 1.0f, &d->weight, L->err)) ||
         (st = jr_float(j, "mask_weight", path, false, 0.0f, &d->mask_weight, L->err)))
         return st;
+    if (json_object_get(j, "s")) {
+        if ((st = jr_vec3(j, "s", path, rune_v3(1, 1, 1), &d->s, L->err)))
+            return st;
+        d->scaled = L->scaled = true;
+    }
     if (!d->part[0])
         return rune_fail(L->err, RUNE_E_INVALID, "%s.part: empty name", path);
     return read_easing(L, j, path, d);
@@ -492,7 +508,9 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
 {
     rune_status st;
     long long frames;
-    if ((st = jr_object(root, "", L->err)) || (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
+    if ((st = jr_object(root, "", L->err)) || (st = rune__scenario_load_assets(root, s, L->arena, L->err)) ||
+        (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
+        (st = rune__scenario_asset_clips(s, L->arena, L->err)) ||
         (st = rune__scenario_load_motions(root, s, L->arena, L->err)) ||
         (st = rune__scenario_load_graphs(root, s, L->arena, L->err)) ||
         (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||
@@ -502,6 +520,8 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
         (st = jr_string(root, "root_joint", "", false, NULL, L->arena, &s->root_joint, L->err)))
         return st;
     s->frames = (int)frames;
+    s->uses_scale |= L->scaled;
+    rune__scenario_asset_root(s);
     /* times are reported as floats: the last one must fit */
     if (fabs((double)s->dt * (double)(frames > 0 ? frames : 1)) > FLT_MAX)
         return rune_fail(L->err, RUNE_E_INVALID, "dt: %g x %lld frames is beyond float range", (double)s->dt, frames);
@@ -539,7 +559,7 @@ static rune_status finish(json_t *root, json_error_t *jerr, const char *name, un
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
     box->scenario.warnings = box->warnings;
-    loader L = {&box->arena, err};
+    loader L = {&box->arena, err, false};
     rune_status st = RUNE_OK;
     if (!(box->scenario.file = rune__arena_strdup(&box->arena, name)))
         st = nomem(&L);
@@ -591,6 +611,7 @@ void rune_scenario_destroy(rune_scenario *s)
         return;
     scenario_box *box = (scenario_box *)s;
     rune_allocator a = box->alloc;
+    rune__scenario_free_assets(s);
     rune__arena_release(&box->arena);
     rune__free(&a, box, 1, sizeof *box);
 }

@@ -18,6 +18,7 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
     const float *fx = in->fx, *fy = in->fy, *fz = in->fz, *fqx = in->fqx, *fqy = in->fqy, *fqz = in->fqz;
     const float *fqw = in->fqw, *tx = in->tx, *ty = in->ty, *tz = in->tz, *qx = in->qx, *qy = in->qy;
     const float *qz = in->qz, *qw = in->qw, *sx = in->sx, *sy = in->sy, *sz = in->sz;
+    const float *fsx = in->fsx, *fsy = in->fsy, *fsz = in->fsz;
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
@@ -33,8 +34,10 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
         float k = 2.0f / (n2 + (ok ? 0.0f : 1.0f));
         float x = ok ? q.x : ax, y = ok ? q.y : ay, z = ok ? q.z : az, w = ok ? q.w : aw;
         /* frame translation + frame rotation applied to the pose's
-         * translation (rune_q_rotate: v + 2w (u x v) + 2 u x (u x v)) */
-        float vx = tx[i], vy = ty[i], vz = tz[i];
+         * translation in the frame's scale (rune_q_rotate:
+         * v + 2w (u x v) + 2 u x (u x v)); a unit rest scale multiplies
+         * exactly */
+        float vx = tx[i] * fsx[i], vy = ty[i] * fsy[i], vz = tz[i] * fsz[i];
         float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
         float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
         float w2 = 2.0f * aw;
@@ -43,7 +46,7 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
         float xx = x * xk, yy = y * yk, zz = z * zk;
         float xy = x * yk, xz = x * zk, yz = y * zk;
         float wx = w * xk, wy = w * yk, wz = w * zk;
-        float s0 = sx[i], s1 = sy[i], s2 = sz[i];
+        float s0 = sx[i] * fsx[i], s1 = sy[i] * fsy[i], s2 = sz[i] * fsz[i];
         out->m[0][i] = (1 - (yy + zz)) * s0;
         out->m[1][i] = (xy + wz) * s0;
         out->m[2][i] = (xz - wy) * s0;

@@ -14,7 +14,7 @@
 /* A chunk of joints: rest frames and local poses, channel pointers at the
  * chunk's first joint (structure of arrays, read in place). */
 typedef struct local_in {
-    const float *fx, *fy, *fz, *fqx, *fqy, *fqz, *fqw;
+    const float *fx, *fy, *fz, *fqx, *fqy, *fqz, *fqw, *fsx, *fsy, *fsz;
     const float *tx, *ty, *tz, *qx, *qy, *qz, *qw, *sx, *sy, *sz;
 } local_in;
 
@@ -25,8 +25,9 @@ typedef struct local_out {
     float m[12][RUNE_SAMPLE_CHUNK];
 } local_out;
 
-/* Lanes [0, n): the matrix of frame * pose, rotation normalize(fq q) with
- * its columns scaled by the pose's scale, translation ft + fq t. */
+/* Lanes [0, n): the matrix of frame * pose as translation, rotation,
+ * scale: rotation normalize(fq q) with its columns scaled by fs * s,
+ * translation ft + fq (fs * t) (fs the rest scale, products componentwise). */
 KERNEL_DECLARE(void, rune__local_matrices, (const local_in *in, local_out *out, size_t n));
 
 /* Joints [first, first + n) (chunk lane i is joint first + i): model[j] =

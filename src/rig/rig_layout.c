@@ -12,7 +12,9 @@ struct rune_rig {
     char **part;
     int32_t *parent;
     rune_xform *frame;
-    float *lanes; /* frames as 7 channels of lane_cap floats (rig_frame_lanes) */
+    rune_vec3 *scale; /* rest scale per joint (1 1 1 unless given) */
+    size_t scaled;    /* joints whose rest scale is not 1 1 1 */
+    float *lanes; /* frames as 10 channels of lane_cap floats (rig_frame_lanes) */
     size_t lane_cap;
     uint32_t topology_revision;
     uint32_t frame_revision;
@@ -70,7 +72,7 @@ static void update_signature(rune_rig *rig)
     rig->signature = h;
 }
 
-enum { LANE_CHANNELS = 7 };
+enum { LANE_CHANNELS = 10 };
 
 /* Joint j's frame into the channel arrays. */
 static void set_lanes(rune_rig *rig, size_t j)
@@ -80,7 +82,11 @@ static void set_lanes(rune_rig *rig, size_t j)
     size_t c = rig->lane_cap;
     l[j] = f->t.x, l[c + j] = f->t.y, l[2 * c + j] = f->t.z;
     l[3 * c + j] = f->r.x, l[4 * c + j] = f->r.y, l[5 * c + j] = f->r.z, l[6 * c + j] = f->r.w;
+    const rune_vec3 *s = &rig->scale[j];
+    l[7 * c + j] = s->x, l[8 * c + j] = s->y, l[9 * c + j] = s->z;
 }
+
+static bool unit_scale(rune_vec3 s) { return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f; }
 
 /* Grows the joint arrays together: all or nothing. */
 static bool reserve(rune_rig *rig, size_t need)
@@ -94,16 +100,19 @@ static bool reserve(rune_rig *rig, size_t need)
     char **part = rune__calloc(&rig->alloc, cap, sizeof *part);
     int32_t *parent = rune__calloc(&rig->alloc, cap, sizeof *parent);
     rune_xform *frame = rune__calloc(&rig->alloc, cap, sizeof *frame);
+    rune_vec3 *scale = rune__calloc(&rig->alloc, cap, sizeof *scale);
     float *lanes = rune__calloc(&rig->alloc, LANE_CHANNELS * lane_cap, sizeof *lanes);
-    if (!part || !parent || !frame || !lanes) {
+    if (!part || !parent || !frame || !scale || !lanes) {
         rune__free(&rig->alloc, part, cap, sizeof *part);
         rune__free(&rig->alloc, parent, cap, sizeof *parent);
         rune__free(&rig->alloc, frame, cap, sizeof *frame);
+        rune__free(&rig->alloc, scale, cap, sizeof *scale);
         rune__free(&rig->alloc, lanes, LANE_CHANNELS * lane_cap, sizeof *lanes);
         return false;
     }
-    for (size_t i = 0; i < lane_cap; i++)
-        lanes[6 * lane_cap + i] = 1.0f; /* padding lanes: identity */
+    for (size_t i = 0; i < lane_cap; i++) /* padding lanes: identity */
+        for (int ch = 6; ch < LANE_CHANNELS; ch++)
+            lanes[ch * lane_cap + i] = 1.0f;
     rune__free(&rig->alloc, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
     rig->lanes = lanes;
     rig->lane_cap = lane_cap;
@@ -111,13 +120,16 @@ static bool reserve(rune_rig *rig, size_t need)
         memcpy(part, rig->part, rig->count * sizeof *part);
         memcpy(parent, rig->parent, rig->count * sizeof *parent);
         memcpy(frame, rig->frame, rig->count * sizeof *frame);
+        memcpy(scale, rig->scale, rig->count * sizeof *scale);
     }
     rune__free(&rig->alloc, rig->part, rig->cap, sizeof *part);
     rune__free(&rig->alloc, rig->parent, rig->cap, sizeof *parent);
     rune__free(&rig->alloc, rig->frame, rig->cap, sizeof *frame);
+    rune__free(&rig->alloc, rig->scale, rig->cap, sizeof *scale);
     rig->part = part;
     rig->parent = parent;
     rig->frame = frame;
+    rig->scale = scale;
     rig->cap = cap;
     for (size_t j = 0; j < rig->count; j++)
         set_lanes(rig, j);
@@ -138,6 +150,9 @@ static rune_status check_joint(const rune_rig *rig, const rune_joint_desc *d, si
                          (double)RUNE_MAX_MAGNITUDE);
     if (!(rune_q_dot(f.r, f.r) > 1e-12f))
         return rune_fail(err, RUNE_E_INVALID, "joints[%zu].frame.r: zero-length quaternion", index);
+    if (d->scaled && (!rune_in_range(d->scale.x) || !rune_in_range(d->scale.y) || !rune_in_range(d->scale.z)))
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu].scale: not finite, or beyond %g", index,
+                         (double)RUNE_MAX_MAGNITUDE);
     int32_t p = resolve_parent(rig, d->parent);
     if (p == -2)
         return rune_fail(err, RUNE_E_INVALID,
@@ -171,7 +186,9 @@ static rune_status append(rune_rig *rig, const rune_joint_desc *d, rune_error *e
     rig->part[index] = name;
     rig->parent[index] = p;
     rig->frame[index].t = d->frame.t;
-    rig->frame[index].r = rune_q_normalize(d->frame.r);
+    rig->frame[index].r = rune_q_unit(d->frame.r);
+    rig->scale[index] = d->scaled ? d->scale : rune_v3(1.0f, 1.0f, 1.0f);
+    rig->scaled += !unit_scale(rig->scale[index]);
     set_lanes(rig, index);
     rig->count++;
     return RUNE_OK;
@@ -213,6 +230,7 @@ void rune_rig_destroy(rune_rig *rig)
     rune__free(&a, rig->part, rig->cap, sizeof *rig->part);
     rune__free(&a, rig->parent, rig->cap, sizeof *rig->parent);
     rune__free(&a, rig->frame, rig->cap, sizeof *rig->frame);
+    rune__free(&a, rig->scale, rig->cap, sizeof *rig->scale);
     rune__free(&a, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
     rune__free(&a, rig, 1, sizeof *rig);
 }
@@ -241,7 +259,21 @@ uint64_t rune_rig_layout_signature(const rune_rig *rig) { return rig->signature;
 void rune_rig_set_frame(rune_rig *rig, size_t j, rune_xform frame)
 {
     rig->frame[j].t = frame.t;
-    rig->frame[j].r = rune_q_normalize(frame.r);
+    rig->frame[j].r = rune_q_unit(frame.r);
+    set_lanes(rig, j);
+    rig->frame_revision++;
+}
+
+rune_vec3 rune_rig_frame_scale(const rune_rig *rig, size_t j) { return rig->scale[j]; }
+bool rune_rig_scaled(const rune_rig *rig) { return rig->scaled > 0; }
+
+void rune_rig_set_frame_scale(rune_rig *rig, size_t j, rune_vec3 scale)
+{
+    if (!rune_in_range(scale.x) || !rune_in_range(scale.y) || !rune_in_range(scale.z))
+        return;
+    rig->scaled -= !unit_scale(rig->scale[j]);
+    rig->scale[j] = scale;
+    rig->scaled += !unit_scale(scale);
     set_lanes(rig, j);
     rig->frame_revision++;
 }
@@ -263,5 +295,6 @@ rig_frame_lanes rune__rig_frame_lanes(const rune_rig *rig)
 {
     const float *l = rig->lanes;
     size_t c = rig->lane_cap;
-    return (rig_frame_lanes){l, l + c, l + 2 * c, l + 3 * c, l + 4 * c, l + 5 * c, l + 6 * c};
+    return (rig_frame_lanes){l,         l + c,     l + 2 * c, l + 3 * c, l + 4 * c,    l + 5 * c,
+                             l + 6 * c, l + 7 * c, l + 8 * c, l + 9 * c, rig->scaled > 0};
 }

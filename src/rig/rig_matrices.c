@@ -57,8 +57,9 @@ static local_in chunk_input(rig_frame_lanes f, const rune_pose *pose, size_t fir
         for (int c = 0; c < 10; c++)
             pose_ch[c] = to[c];
     }
-    return (local_in){f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first, f.qz + first,
-                      f.qw + first, pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
+    return (local_in){f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first,
+                      f.qz + first, f.qw + first, f.sx + first, f.sy + first, f.sz + first,
+                      pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
                       pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
 }
 
@@ -75,7 +76,7 @@ void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune
         local_in in = chunk_input(f, pose, first, lanes, &rest);
         local_out local;
         k.local(&in, &local, lanes);
-        k.chain(&local, parent, first, n, pose->scaled, out);
+        k.chain(&local, parent, first, n, pose->scaled || f.scaled, out);
     }
 }
 

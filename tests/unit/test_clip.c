@@ -297,7 +297,9 @@ static void test_compile_allocation_failures(void **state)
 /* A clip of 37 tracks (not a multiple of the lane count) with 30 Hz keys
  * over 2 s, pseudo-random rotations (some more than 90 degrees apart), some
  * eased keys, weights and masks. */
-static rune_clip *random_clip(void)
+/* 37 tracks of 61 random keys at 30 Hz; with `scaled`, every third track
+ * also has random scale keys */
+static rune_clip *random_clip(bool scaled)
 {
     enum { TRACKS = 37, KEYS = 61 };
     static rune_key_pose_desc poses[KEYS][TRACKS];
@@ -323,6 +325,10 @@ static rune_clip *random_clip(void)
                 p->easing = (rune_easing_style)(1 + (k % (RUNE_EASE_STYLE_COUNT - 1)));
                 p->direction = (rune_easing_dir)(k % 3);
             }
+            if (scaled && j % 3 == 0) {
+                p->scaled = true;
+                p->s = rune_v3(1.0f + r[0], 1.0f + 0.5f * r[1], 0.5f + r[2] * r[2]);
+            }
         }
         kf[k] = (rune_keyframe_desc){(float)k / 30.0f, poses[k], TRACKS};
     }
@@ -335,7 +341,9 @@ static rune_clip *random_clip(void)
 static void test_sample_cache_matches_sampler(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip();
+    for (int scaled = 0; scaled < 2; scaled++) {
+    rune_clip *clip = random_clip(scaled);
+    assert_true(rune_clip_has_scale(clip) == (scaled != 0));
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t count = test_levels(levels);
     for (size_t l = 0; l < count; l++) {
@@ -370,12 +378,56 @@ static void test_sample_cache_matches_sampler(void **state)
         rune_sample_cache_destroy(cache);
     }
     rune_clip_destroy(clip);
+    }
+}
+
+/* Scale keys lerp (as translation does), eased like the rest of the key;
+ * a track without scale keys samples 1 1 1 beside one with them. */
+static void test_scale_keys(void **state)
+{
+    (void)state;
+    rune_key_pose_desc a[] = {pose("", "Root", 0), pose("Root", "Arm", 0)};
+    rune_key_pose_desc b[] = {pose("", "Root", 0), pose("Root", "Arm", 0)};
+    b[0].scaled = true;
+    b[0].s = rune_v3(3.0f, 2.0f, 1.0f);
+    b[1].easing = RUNE_EASE_QUAD; /* Arm eases; it has no scale keys */
+    rune_keyframe_desc kf[] = {{0.0f, a, 2}, {1.0f, b, 2}};
+    rune_sequence_desc d = {"scaled", 0, false, 0, kf, 2, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    assert_true(rune_clip_has_scale(c));
+    rune_key_sample root, arm; /* tracks sort by parent, then part */
+    size_t root_track = strcmp(rune_clip_track_part(c, 0), "Root") == 0 ? 0 : 1;
+    rune_clip_sample_track(c, root_track, 0.25f, &root);
+    rune_clip_sample_track(c, 1 - root_track, 0.25f, &arm);
+    /* 1 + (3 - 1) * 0.25, 1 + (2 - 1) * 0.25, 1 */
+    near(root.s.x, 1.5f, 1e-6f);
+    near(root.s.y, 1.25f, 1e-6f);
+    near(root.s.z, 1.0f, 0);
+    near(arm.s.x, 1.0f, 0);
+    near(arm.s.y, 1.0f, 0);
+    rune_clip_sample_track(c, root_track, 2.0f, &root); /* held after the last key */
+    near(root.s.x, 3.0f, 0);
+    /* the batch sampler: the same numbers, and a scaled chunk */
+    rune_sample_cache *cache;
+    assert_int_equal(rune_sample_cache_create(c, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+    rune_sample_chunk chunk;
+    rune_sample_cache_sample(cache, 0.25f, 0, RUNE_SAMPLE_CHUNK, &chunk);
+    assert_true(chunk.scaled);
+    near(chunk.sx[root_track], 1.5f, 1e-6f);
+    near(chunk.sy[root_track], 1.25f, 1e-6f);
+    near(chunk.sx[1 - root_track], 1.0f, 0);
+    rune_sample_cache_destroy(cache);
+    rune_clip_destroy(c);
+    /* scale keys are checked like translations */
+    b[0].s.y = INFINITY;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_E_INVALID);
 }
 
 static void test_sample_cache_cursors(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip();
+    rune_clip *clip = random_clip(false);
     rune_sample_cache *cache;
     assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
     /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
@@ -421,7 +473,7 @@ static float chunk_difference(const rune_sample_chunk *a, const rune_sample_chun
 static void test_sample_levels_agree(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip();
+    rune_clip *clip = random_clip(false);
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t count = test_levels(levels);
     rune_sample_cache *cache[RUNE_SIMD_LEVEL_COUNT];
@@ -451,7 +503,7 @@ static void test_sample_levels_agree(void **state)
 static void test_sample_cache_lanes(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(); /* 37 tracks */
+    rune_clip *clip = random_clip(false); /* 37 tracks */
     enum { LANES = 45 };
     int32_t map[LANES];
     for (int i = 0; i < LANES; i++)
@@ -495,7 +547,7 @@ static void test_sample_cache_lanes(void **state)
 static void test_sample_cache_steps(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(); /* keys every 1/30 s over 2 s */
+    rune_clip *clip = random_clip(false); /* keys every 1/30 s over 2 s */
     rune_sample_cache *cache;
     assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
     rune_sample_chunk s;
@@ -524,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_cache_hit_and_revision),
         cmocka_unit_test(test_compile_allocation_failures),
         cmocka_unit_test(test_sample_cache_matches_sampler),
+        cmocka_unit_test(test_scale_keys),
         cmocka_unit_test(test_sample_cache_cursors),
         cmocka_unit_test(test_sample_levels_agree),
         cmocka_unit_test(test_sample_cache_lanes),

@@ -272,6 +272,50 @@ static void test_model_matrices_match_xforms(void **state)
     rune_rig_destroy(rig);
 }
 
+/* A rest scale composes with the pose as translation, rotation, scale:
+ * t = frame.t + frame.r (scale * pose.t), and scales the joint's columns
+ * and so its subtree. Worked by hand: Root at (1,0,0) turned 90 degrees
+ * about z with scale 2, posed 1 along y; Arm 1 along x below it. */
+static void test_rest_scale(void **state)
+{
+    (void)state;
+    rune_quat z90 = rune_q_axis_angle(rune_v3(0, 0, 1), 1.5707963f);
+    rune_joint_desc jd[2] = {{"Root", NULL, {{1, 0, 0}, z90}, {2, 2, 2}, true},
+                             {"Arm", "Root", {{1, 0, 0}, {0, 0, 0, 1}}}};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(jd, 2, NULL, &rig, NULL), RUNE_OK);
+    assert_true(rune_rig_scaled(rig));
+    near(rune_rig_frame_scale(rig, 0).y, 2.0f, 0);
+    near(rune_rig_frame_scale(rig, 1).y, 1.0f, 0);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, 2, NULL, NULL), RUNE_OK);
+    rune_pose_set_t(&pose, 0, rune_v3(0, 1, 0));
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t count = test_levels(levels);
+    for (size_t l = 0; l < count; l++) {
+        rune_mat4 m[2];
+        rune_rig_model_matrices_at(rig, &pose, levels[l], m);
+        /* Root: (1,0,0) + Rz90 (2 * (0,1,0)) = (-1,0,0); columns 2 Rz90 */
+        near(m[0].m[12], -1.0f, 1e-6f);
+        near(m[0].m[13], 0.0f, 1e-6f);
+        near(m[0].m[1], 2.0f, 1e-6f);  /* x axis -> 2 y */
+        near(m[0].m[4], -2.0f, 1e-6f); /* y axis -> -2 x */
+        near(m[0].m[10], 2.0f, 1e-6f);
+        /* Arm: (-1,0,0) + 2 Rz90 (1,0,0) = (-1,2,0), its columns scaled too */
+        near(m[1].m[12], -1.0f, 1e-6f);
+        near(m[1].m[13], 2.0f, 1e-6f);
+        near(m[1].m[1], 2.0f, 1e-6f);
+    }
+    rune_rig_set_frame_scale(rig, 0, rune_v3(1, 1, 1));
+    assert_false(rune_rig_scaled(rig));
+    rune_rig_destroy(rig);
+    rune_pose_release(&pose);
+    jd[0].scale.y = NAN;
+    rune_error err;
+    assert_int_equal(rune_rig_create(jd, 2, NULL, &rig, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "joints[0].scale"));
+}
+
 static void test_name_only_fallback(void **state)
 {
     (void)state;
@@ -365,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_repeated_limb_binding),
         cmocka_unit_test(test_binding_sampler),
         cmocka_unit_test(test_model_matrices_match_xforms),
+        cmocka_unit_test(test_rest_scale),
         cmocka_unit_test(test_name_only_fallback),
         cmocka_unit_test(test_revisions_and_binding_cache),
         cmocka_unit_test(test_rig_allocation_failures),

@@ -33,6 +33,7 @@ typedef struct eval_opts {
 typedef struct eval_out {
     const eval_opts *o;
     bool started, any;
+    bool scale; /* the scenario uses scale: print "s" */
     bool *keep; /* per joint */
     int status;
     char msg[512];
@@ -110,6 +111,11 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
         fputs("], \"r\": [", f);
         json_out_number(f, q.x), fputs(", ", f), json_out_number(f, q.y), fputs(", ", f);
         json_out_number(f, q.z), fputs(", ", f), json_out_number(f, q.w);
+        if (o->scale) {
+            rune_vec3 s = rune_pose_s(r->pose, j);
+            fputs("], \"s\": [", f);
+            json_out_number(f, s.x), fputs(", ", f), json_out_number(f, s.y), fputs(", ", f), json_out_number(f, s.z);
+        }
         fputs("], \"coverage\": ", f);
         json_out_number(f, r->pose->coverage[j]);
         fputs("}", f);
@@ -201,7 +207,7 @@ int cmd_eval(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
-    eval_out out = {.o = &opts};
+    eval_out out = {.o = &opts, .scale = s->uses_scale};
     rune_error err = {0};
     rune_status st = rune_scenario_run(s, NULL, on_frame, &out, &err);
     if (!st && !out.started) /* zero frames */

@@ -1,0 +1,145 @@
+/* A scenario's "assets": .rune files (paths relative to the scenario's
+ * directory) whose rig stands in for an omitted "rig" and whose clips
+ * join the document's clips, after them, as if written in it (their keys
+ * read back as sequences: compiling them gives the asset's clips again).
+ * The assets live as long as the scenario. */
+#include "rune/asset.h"
+#include "json_read.h"
+#include "scenario_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* path relative to the directory of `file` (unless absolute) */
+static const char *resolve(rune__arena *arena, const char *file, const char *path)
+{
+    const char *slash = strrchr(file, '/');
+    if (path[0] == '/' || !slash)
+        return rune__arena_strdup(arena, path);
+    size_t dir = (size_t)(slash - file) + 1, n = strlen(path);
+    char *out = rune__arena_alloc(arena, dir + n + 1);
+    if (out) {
+        memcpy(out, file, dir);
+        memcpy(out + dir, path, n + 1);
+    }
+    return out;
+}
+
+/* The clip's keys as a sequence description in the arena. */
+static rune_status clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
+{
+    size_t keys = 0;
+    for (size_t t = 0; t < rune_clip_track_count(c); t++)
+        keys += rune_clip_track_key_count(c, t);
+    rune_keyframe_desc *kf = rune__arena_array(arena, keys ? keys : 1, sizeof *kf);
+    rune_key_pose_desc *poses = rune__arena_array(arena, keys ? keys : 1, sizeof *poses);
+    size_t markers = rune_clip_marker_count(c);
+    rune_marker_desc *md = rune__arena_array(arena, markers ? markers : 1, sizeof *md);
+    if (!kf || !poses || !md)
+        return RUNE_E_NOMEM;
+    size_t k = 0;
+    for (size_t t = 0; t < rune_clip_track_count(c); t++)
+        for (size_t i = 0; i < rune_clip_track_key_count(c, t); i++, k++) {
+            rune_clip_track_key(c, t, i, &kf[k].time, &poses[k]);
+            kf[k].poses = &poses[k];
+            kf[k].pose_count = 1;
+        }
+    const rune_marker *m = rune_clip_markers(c);
+    for (size_t i = 0; i < markers; i++)
+        md[i] = (rune_marker_desc){m[i].time, m[i].name, m[i].value};
+    *d = (rune_sequence_desc){rune_clip_id(c), rune_clip_revision(c), rune_clip_loops(c), rune_clip_priority(c),
+                              kf, keys, md, markers};
+    return RUNE_OK;
+}
+
+rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err)
+{
+    scenario_box *box = (scenario_box *)s;
+    json_t *list;
+    rune_status st = jr_array(root, "assets", "", false, &list, err);
+    if (st || !list)
+        return st;
+    size_t n = json_array_size(list), clips = 0;
+    box->assets = rune__arena_array(arena, n ? n : 1, sizeof *box->assets);
+    if (!box->assets)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(list, i);
+        if (!json_is_string(v) || !json_string_value(v)[0])
+            return rune_fail(err, RUNE_E_INVALID, "assets[%zu]: expected a path to a .rune file", i);
+        const char *path = resolve(arena, s->file, json_string_value(v));
+        if (!path)
+            return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+        if ((st = rune_asset_load_file(path, NULL, &box->assets[i], err))) {
+            rune_error_prefix(err, "assets[%zu]: ", i);
+            return st;
+        }
+        box->asset_count++;
+        clips += rune_asset_clip_count(box->assets[i]);
+        const rune_rig *rig = rune_asset_rig(box->assets[i]);
+        s->uses_scale |= rig && rune_rig_scaled(rig);
+    }
+    return RUNE_OK;
+}
+
+rune_status rune__scenario_asset_rig(rune_scenario *s)
+{
+    scenario_box *box = (scenario_box *)s;
+    for (size_t i = 0; i < box->asset_count; i++) {
+        size_t n;
+        const rune_joint_desc *j = rune_asset_joints(box->assets[i], &n);
+        if (n) {
+            s->joints = (rune_joint_desc *)j;
+            s->joint_count = n;
+            box->rig_asset = box->assets[i];
+            return RUNE_OK;
+        }
+    }
+    return RUNE_E_NOT_FOUND;
+}
+
+void rune__scenario_asset_root(rune_scenario *s)
+{
+    scenario_box *box = (scenario_box *)s;
+    int32_t root = box->rig_asset ? rune_asset_root_joint(box->rig_asset) : -1;
+    if (!s->root_joint && root >= 0)
+        s->root_joint = s->joints[root].part;
+}
+
+rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, rune_error *err)
+{
+    scenario_box *box = (scenario_box *)s;
+    size_t extra = 0;
+    for (size_t i = 0; i < box->asset_count; i++)
+        extra += rune_asset_clip_count(box->assets[i]);
+    if (!extra)
+        return RUNE_OK;
+    rune_sequence_desc *all = rune__arena_array(arena, s->clip_count + extra, sizeof *all);
+    if (!all)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    if (s->clip_count)
+        memcpy(all, s->clips, s->clip_count * sizeof *all);
+    size_t at = s->clip_count;
+    for (size_t i = 0; i < box->asset_count; i++)
+        for (size_t c = 0; c < rune_asset_clip_count(box->assets[i]); c++, at++) {
+            const rune_clip *clip = rune_asset_clip(box->assets[i], c);
+            if (clip_sequence(clip, arena, &all[at]))
+                return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+            s->uses_scale |= rune_clip_has_scale(clip);
+            for (size_t k = 0; k < at; k++)
+                if (strcmp(all[k].id, all[at].id) == 0)
+                    return rune_fail(err, RUNE_E_INVALID, "assets[%zu]: clip \"%s\" has the id of %s", i, all[at].id,
+                                     k < s->clip_count ? "a clip of the document" : "an earlier asset's clip");
+        }
+    s->clips = all;
+    s->clip_count = at;
+    return RUNE_OK;
+}
+
+void rune__scenario_free_assets(rune_scenario *s)
+{
+    scenario_box *box = (scenario_box *)s;
+    for (size_t i = 0; i < box->asset_count; i++)
+        rune_asset_destroy(box->assets[i]);
+    box->asset_count = 0;
+}

@@ -33,7 +33,7 @@ expect() {
 }
 
 # --help: usage on stdout, exit 0, for every command
-for c in eval import render bench; do
+for c in eval import info render bench; do
   expect 0 "$c --help" -- "$rune" "$c" --help
   grep -q "^usage: rune $c" "$work/out" || fail "$c --help: no usage on stdout"
   expect 0 "help $c" -- "$rune" help "$c"
@@ -88,11 +88,32 @@ mkdir -p "$work/out_dir"
 expect 0 "import" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"
 expect 2 "import over an existing file" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"
 expect 0 "import --force" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" --force
-echo "elsewhere" >"$work/elsewhere.json"
-rm -f "$work/out_dir/tiny.json"
-ln -s "$work/elsewhere.json" "$work/out_dir/tiny.json"
+[ -s "$work/out_dir/tiny.rune" ] || fail "import did not write tiny.rune"
+expect 0 "import --json" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" --json
+[ -s "$work/out_dir/tiny.json" ] || fail "import --json did not write tiny.json"
+echo "elsewhere" >"$work/elsewhere.rune"
+rm -f "$work/out_dir/tiny.rune"
+ln -s "$work/elsewhere.rune" "$work/out_dir/tiny.rune"
 expect 2 "import through a symbolic link" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" --force
-[ "$(cat "$work/elsewhere.json")" = "elsewhere" ] || fail "a link's target was overwritten"
+[ "$(cat "$work/elsewhere.rune")" = "elsewhere" ] || fail "a link's target was overwritten"
+rm -f "$work/out_dir/tiny.rune"
+"$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" >/dev/null || fail "import after unlinking failed"
+
+# an asset with nothing rune can play: exit 2 unless --allow-empty
+expect 2 "import of a still asset" -- "$rune" import "$here/fixtures/still.gltf" -o "$work/out_dir"
+grep -q "no animation" "$work/err" || fail "import of a still asset: no \"no animation\" message"
+[ ! -e "$work/out_dir/still.rune" ] || fail "a still asset was written without --allow-empty"
+expect 0 "import --allow-empty" -- "$rune" import "$here/fixtures/still.gltf" -o "$work/out_dir" --allow-empty
+
+# info: a .rune, a scenario, stdin; bad input is one line, exit 2
+expect 0 "info of a .rune" -- "$rune" info "$work/out_dir/tiny.rune"
+grep -q '"kind": "rune"' "$work/out" || fail "info of a .rune: kind"
+expect 0 "info of a scenario" -- "$rune" info "$scn"
+grep -q '"kind": "scenario"' "$work/out" || fail "info of a scenario: kind"
+expect 0 "info -" -- sh -c "'$rune' info - <'$work/out_dir/tiny.rune'"
+head -c 100 "$work/out_dir/tiny.rune" >"$work/cut.rune"
+expect 2 "info of a truncated .rune" -- "$rune" info "$work/cut.rune"
+grep -q "truncated" "$work/err" || fail "info of a truncated .rune: message"
 cp "$scn" "$work/sheet.png"
 expect 2 "render over its input" -- "$rune" render "$work/sheet.png" -o "$work/sheet.png" --force
 cmp -s "$scn" "$work/sheet.png" || fail "the input was replaced"

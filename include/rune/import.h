@@ -25,24 +25,35 @@ typedef struct rune_import {
     size_t joint_count;
     rune_sequence_desc *clips;
     size_t clip_count;
-    const char **warnings; /**< what could not be represented (dropped scale, ...) */
+    const char **warnings; /**< what could not be represented or was left out */
     size_t warning_count;
+    int32_t root_joint;    /**< default root-motion joint: the rig's root
+                                when its translation keys move (a BVH's
+                                Hips), else the first animated skin bone
+                                with children, else the first animated
+                                joint with children; -1: none */
 } rune_import;
 
 /** Imports an asset file through assimp.
- * - Every node of the hierarchy becomes a joint (part = node name, with '/'
- *   replaced by '_' and repeats suffixed "_2", "_3", ... so names are
- *   unique); the rest frame is the node's local transform without scale.
+ * - The rig is the skeleton: the nodes that are bones of a skin or are
+ *   animated, the nodes joining them below their common ancestor, and the
+ *   plain transform nodes under them (end sites); meshes, cameras, lights
+ *   and the nodes above are left out (a warning names them), the
+ *   transforms above folded into the rig's root frame. A scene with no
+ *   skin and no animation keeps every node. Part names are node names,
+ *   '/' replaced by '_' and repeats suffixed "_2", "_3", ...; the rest
+ *   frame is the node's local transform with its scale.
  * - Every animation becomes a clip (seconds = ticks / ticks-per-second,
  *   25 ticks/s when the file gives none). A joint's position and rotation
  *   keys are merged on the union of their times, each channel interpolated
  *   linearly (slerp for rotation) at the other's times — exact for linear
- *   sources — and stored as the motor transform frame⁻¹ · local.
+ *   sources — and stored as the pose that composes with the frame into
+ *   the local transform (rune_rig_frame_scale), scale keys included.
  * - glTF STEP channels become the constant easing (or, sharing a joint with
  *   interpolated channels, a 0.1 ms ramp); CUBICSPLINE channels are
  *   resampled from the asset's own values and tangents (16 points per key
  *   interval), since assimp drops the tangents.
- * - Scale keys and rest scales other than 1 cannot be represented and are
+ * - Morph target and vertex animation cannot be represented and are
  *   reported in `warnings`, never silently dropped. */
 RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
 /** The same from bytes in memory; `hint` is the format's file extension

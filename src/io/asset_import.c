@@ -6,6 +6,7 @@
 #include "../base/arena.h"
 #include "gltf_interpolation.h"
 #include "file_read.h"
+#include "import_skeleton.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -25,6 +26,14 @@ typedef struct import_box {
     const struct aiNode **nodes; /* per joint */
 } import_box;
 
+/* A node transform as translation, rotation, scale; a scale within 1e-5
+ * of 1 is 1 exactly (so unscaled rigs stay unscaled). */
+typedef struct trs {
+    rune_xform x;
+    rune_vec3 s;
+    bool scaled;
+} trs;
+
 typedef struct importer {
     import_box *box;
     rune_error *err;
@@ -33,6 +42,8 @@ typedef struct importer {
     gltf_channel_mode *modes; /* glTF sampler modes, when the source is glTF */
     size_t mode_count;
     const char *path;
+    trs fold;    /* the transforms above the rig's root, folded into it */
+    bool folded; /* the rig's root is not the scene's root node */
 } importer;
 
 /* glTF CUBICSPLINE channels are resampled at this many points per key
@@ -95,38 +106,81 @@ static const char *part_name(importer *I, const struct aiNode *n)
     return rune__arena_strdup(&I->box->arena, name);
 }
 
-static rune_xform decompose(importer *I, const struct aiMatrix4x4 *m, const char *what)
+static float snap_one(float v) { return fabsf(v - 1.0f) <= 1e-5f ? 1.0f : v; }
+
+static trs decompose(const struct aiMatrix4x4 *m)
 {
     struct aiVector3D s, p;
     struct aiQuaternion q;
     aiDecomposeMatrix(m, &s, &q, &p);
-    if (fabsf(s.x - 1.0f) > 1e-3f || fabsf(s.y - 1.0f) > 1e-3f || fabsf(s.z - 1.0f) > 1e-3f)
-        warn(I, "%s: rest scale (%g, %g, %g) dropped (rune poses carry translation and rotation)", what, s.x, s.y,
-             s.z);
-    rune_xform x = {{p.x, p.y, p.z}, rune_q_normalize(rune_q(q.x, q.y, q.z, q.w))};
-    if (!isfinite(x.t.x) || !isfinite(x.t.y) || !isfinite(x.t.z))
-        x.t = rune_v3(0, 0, 0);
-    return x;
+    trs r = {{{p.x, p.y, p.z}, rune_q_normalize(rune_q(q.x, q.y, q.z, q.w))},
+             {snap_one(s.x), snap_one(s.y), snap_one(s.z)}, false};
+    if (!isfinite(r.x.t.x) || !isfinite(r.x.t.y) || !isfinite(r.x.t.z))
+        r.x.t = rune_v3(0, 0, 0);
+    if (!rune_in_range(r.s.x) || !rune_in_range(r.s.y) || !rune_in_range(r.s.z))
+        r.s = rune_v3(1, 1, 1);
+    r.scaled = r.s.x != 1.0f || r.s.y != 1.0f || r.s.z != 1.0f;
+    return r;
 }
 
-static rune_status add_joints(importer *I, const struct aiNode *n, const char *parent)
+/* a then b as translation, rotation, scale (rune_rig_frame_scale's rule) */
+static trs compose(const trs *a, const trs *b)
+{
+    rune_vec3 t = rune_v3_add(a->x.t, rune_q_rotate(a->x.r, rune_v3(a->s.x * b->x.t.x, a->s.y * b->x.t.y,
+                                                                     a->s.z * b->x.t.z)));
+    trs r = {{t, rune_q_normalize(rune_q_mul(a->x.r, b->x.r))},
+             {a->s.x * b->s.x, a->s.y * b->s.y, a->s.z * b->s.z}, false};
+    r.scaled = r.s.x != 1.0f || r.s.y != 1.0f || r.s.z != 1.0f;
+    return r;
+}
+
+/* The rig: the scene's skeleton (import_skeleton.c), parents first, the
+ * transforms above its root folded into the root's frame. */
+static rune_status add_joints(importer *I)
 {
     rune_import *imp = &I->box->imp;
-    if (imp->joint_count >= I->cap)
-        return rune_fail(I->err, RUNE_E_INVALID, "node hierarchy changed while importing");
-    const char *part = part_name(I, n);
-    if (!part)
+    skeleton_node *sk = rune__arena_array(&I->box->arena, I->cap, sizeof *sk);
+    int32_t *joint_of_node = rune__arena_array(&I->box->arena, I->cap, sizeof *joint_of_node);
+    if (!sk || !joint_of_node)
         return nomem(I);
-    rune_joint_desc *d = &imp->joints[imp->joint_count];
-    I->box->nodes[imp->joint_count++] = n;
-    d->part = part;
-    d->parent = parent;
-    d->frame = decompose(I, &n->mTransformation, part);
-    for (unsigned i = 0; i < n->mNumChildren; i++) {
-        rune_status st = add_joints(I, n->mChildren[i], part);
-        if (st)
-            return st;
+    int32_t root;
+    size_t n = rune__skeleton_select(I->scene, sk, I->cap, &root);
+    struct aiMatrix4x4 above = rune__skeleton_above(sk, root);
+    I->fold = decompose(&above);
+    I->folded = sk[root].parent >= 0;
+    size_t left_out = 0;
+    char names[160] = "";
+    for (size_t i = 0; i < n; i++) {
+        joint_of_node[i] = -1;
+        if (!(sk[i].flags & SKELETON_KEEP)) {
+            if (left_out++ < 4) {
+                size_t at = strlen(names);
+                snprintf(names + at, sizeof names - at, "%s\"%.*s\"", at ? ", " : "", (int)sk[i].node->mName.length,
+                         sk[i].node->mName.data);
+            }
+            continue;
+        }
+        const char *part = part_name(I, sk[i].node);
+        if (!part)
+            return nomem(I);
+        int32_t j = (int32_t)imp->joint_count++;
+        joint_of_node[i] = j;
+        I->box->nodes[j] = sk[i].node;
+        rune_joint_desc *d = &imp->joints[j];
+        int32_t pj = (int32_t)i == root ? -1 : joint_of_node[sk[i].parent];
+        d->part = part;
+        d->parent = pj >= 0 ? imp->joints[pj].part : "";
+        trs local = decompose(&sk[i].node->mTransformation);
+        if ((int32_t)i == root && I->folded)
+            local = compose(&I->fold, &local);
+        d->frame = local.x;
+        d->scale = local.s;
+        d->scaled = local.scaled;
     }
+    if (left_out)
+        warn(I, "%zu node%s outside the skeleton left out (%s%s): the rig holds the bones of skins, the animated "
+                "nodes and what joins them",
+             left_out, left_out == 1 ? "" : "s", names, left_out > 4 ? ", ..." : "");
     return RUNE_OK;
 }
 
@@ -203,6 +257,27 @@ static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat re
     return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
 }
 
+/* Scale at time t: linear between keys, ends held (assimp keeps no
+ * interpolation mode for it). */
+static rune_vec3 scale_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, unsigned *cursor)
+{
+    unsigned n = ch->mNumScalingKeys;
+    const struct aiVectorKey *k = ch->mScalingKeys;
+    if (n == 0)
+        return rest;
+    if (t <= k[0].mTime)
+        return vec_of(&k[0].mValue);
+    unsigned i = seek_key(vector_key_time, k, n, t, cursor);
+    if (i == n)
+        return vec_of(&k[n - 1].mValue);
+    double span = k[i].mTime - k[i - 1].mTime;
+    float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
+    return rune_v3_lerp(vec_of(&k[i - 1].mValue), vec_of(&k[i].mValue), u);
+}
+
+/* a / b, or a when b is about 0 (a zero rest scale has no inverse) */
+static float divide(float a, float b) { return fabsf(b) > 1e-12f ? a / b : a; }
+
 /* assimp fills channels a glTF node does not animate with its rest value:
  * such a constant channel steps as well as it interpolates. */
 static bool constant_positions(const struct aiNodeAnim *ch)
@@ -221,7 +296,7 @@ static bool constant_rotations(const struct aiNodeAnim *ch)
     return true;
 }
 
-/* Sorted, distinct key times of a channel (positions and rotations), plus
+/* Sorted, distinct key times of a channel (positions, rotations, scales), plus
  * the ramp starts before each key of a channel that steps (`ramp` ticks). */
 static size_t channel_times(const struct aiNodeAnim *ch, bool pos_ramp, bool rot_ramp, double ramp, double *out)
 {
@@ -232,6 +307,8 @@ static size_t channel_times(const struct aiNodeAnim *ch, bool pos_ramp, bool rot
             out[n++] = ch->mPositionKeys[i].mTime -
                        fmin(ramp, 0.5 * (ch->mPositionKeys[i].mTime - ch->mPositionKeys[i - 1].mTime));
     }
+    for (unsigned i = 0; i < ch->mNumScalingKeys; i++)
+        out[n++] = ch->mScalingKeys[i].mTime;
     for (unsigned i = 0; i < ch->mNumRotationKeys; i++) {
         out[n++] = ch->mRotationKeys[i].mTime;
         if (rot_ramp && i > 0)
@@ -312,7 +389,7 @@ static const char *clip_name(importer *I, const struct aiAnimation *a, size_t in
     const rune_import *imp = &I->box->imp;
     for (int k = 2;; k++) {
         bool taken = false;
-        for (size_t c = 0; c < index; c++)
+        for (size_t c = 0; c < imp->clip_count; c++) /* the clips kept so far */
             taken |= strcmp(imp->clips[c].id, name) == 0;
         if (!taken)
             break;
@@ -328,6 +405,14 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     double tps = a->mTicksPerSecond > 0.0 ? a->mTicksPerSecond : 25.0;
     if (!(d->id = clip_name(I, a, ai)))
         return nomem(I);
+    for (unsigned m = 0; m < a->mNumMorphMeshChannels; m++)
+        warn(I, "animation \"%s\": morph target (blend shape) weights of mesh \"%.*s\" dropped (%u keys): rune "
+                "animates joints only", d->id, (int)a->mMorphMeshChannels[m]->mName.length,
+             a->mMorphMeshChannels[m]->mName.data, a->mMorphMeshChannels[m]->mNumKeys);
+    for (unsigned m = 0; m < a->mNumMeshChannels; m++)
+        warn(I, "animation \"%s\": vertex animation of mesh \"%.*s\" dropped (%u keys): rune animates joints only",
+             d->id, (int)a->mMeshChannels[m]->mName.length, a->mMeshChannels[m]->mName.data,
+             a->mMeshChannels[m]->mNumKeys);
     d->revision = 1;
     d->priority = RUNE_PRIORITY_CORE;
     /* the channels, with glTF CUBICSPLINE keys resampled, before sizing */
@@ -343,7 +428,7 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
             !resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_ROTATION), tps, &chans[c]))
             return nomem(I);
         /* twice the keys: room for the ramps of stepped channels */
-        size_t n = 2 * ((size_t)chans[c].mNumPositionKeys + chans[c].mNumRotationKeys);
+        size_t n = 2 * ((size_t)chans[c].mNumPositionKeys + chans[c].mNumRotationKeys) + chans[c].mNumScalingKeys;
         total += n;
         widest = n > widest ? n : widest;
     }
@@ -368,16 +453,13 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
             continue;
         }
         loops &= ch->mPostState == aiAnimBehaviour_REPEAT;
-        for (unsigned s = 0; s < ch->mNumScalingKeys; s++) {
-            const struct aiVector3D v = ch->mScalingKeys[s].mValue;
-            if (fabsf(v.x - 1.0f) > 1e-3f || fabsf(v.y - 1.0f) > 1e-3f || fabsf(v.z - 1.0f) > 1e-3f) {
-                warn(I, "animation \"%s\": joint \"%s\": scale keys dropped (first non-unit at %g s: %g %g %g)", d->id,
-                     imp->joints[j].part, ch->mScalingKeys[s].mTime / tps, v.x, v.y, v.z);
-                break;
-            }
-        }
         const rune_joint_desc *jd = &imp->joints[j];
         rune_quat inv = rune_q_conjugate(jd->frame.r);
+        rune_vec3 fs = jd->scaled ? jd->scale : rune_v3(1, 1, 1);
+        /* channels are the node's local transform: unkeyed parts hold the
+         * node's own, and the rig's root takes what was folded into it */
+        trs rest = decompose(&I->box->nodes[j]->mTransformation);
+        bool fold = I->folded && j == 0;
         char node[256];
         snprintf(node, sizeof node, "%.*s", (int)ch->mNodeName.length, ch->mNodeName.data);
         const gltf_channel_mode *pc = rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION);
@@ -391,16 +473,25 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         /* all of the joint's channels step: the constant easing is exact */
         bool all_step = (ps || rs) && (ps || constant_positions(ch)) && (rs || constant_rotations(ch));
         size_t n = channel_times(ch, ps && !all_step, rs && !all_step, STEP_RAMP_SECONDS * tps, times);
-        unsigned pos_cursor = 1, rot_cursor = 1;
+        unsigned pos_cursor = 1, rot_cursor = 1, scale_cursor = 1;
         for (size_t i = 0; i < n; i++, k++) {
-            rune_vec3 lt = position_at(ch, times[i], jd->frame.t, ps, &pos_cursor);
-            rune_quat lr = rotation_at(ch, times[i], jd->frame.r, rs, &rot_cursor);
+            trs local = {{position_at(ch, times[i], rest.x.t, ps, &pos_cursor),
+                          rotation_at(ch, times[i], rest.x.r, rs, &rot_cursor)},
+                         scale_at(ch, times[i], rest.s, &scale_cursor), false};
+            if (fold)
+                local = compose(&I->fold, &local);
             rune_key_pose_desc *p = &poses[k];
             p->parent = jd->parent;
             p->part = jd->part;
-            /* motor = frame^-1 * local */
-            p->t = rune_q_rotate(inv, rune_v3_sub(lt, jd->frame.t));
-            p->r = rune_q_normalize(rune_q_mul(inv, lr));
+            /* the pose composes with the frame into the local transform
+             * (rune_rig_frame_scale): t = ft + fr (fs * pt), r = fr pr,
+             * s = fs * ps, solved for the pose */
+            rune_vec3 dt = rune_q_rotate(inv, rune_v3_sub(local.x.t, jd->frame.t));
+            p->t = rune_v3(divide(dt.x, fs.x), divide(dt.y, fs.y), divide(dt.z, fs.z));
+            p->r = rune_q_normalize(rune_q_mul(inv, local.x.r));
+            p->s = rune_v3(snap_one(divide(local.s.x, fs.x)), snap_one(divide(local.s.y, fs.y)),
+                           snap_one(divide(local.s.z, fs.z)));
+            p->scaled = p->s.x != 1.0f || p->s.y != 1.0f || p->s.z != 1.0f;
             p->weight = 1.0f;
             p->easing = all_step ? RUNE_EASE_CONSTANT : RUNE_EASE_LINEAR;
             p->direction = RUNE_EASE_IN;
@@ -416,6 +507,48 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     return RUNE_OK;
 }
 
+static bool skin_bone(const struct aiScene *sc, const struct aiString *name)
+{
+    for (unsigned m = 0; m < sc->mNumMeshes; m++)
+        for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++) {
+            const struct aiString *bn = &sc->mMeshes[m]->mBones[b]->mName;
+            if (bn->length == name->length && memcmp(bn->data, name->data, name->length) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* The default root-motion joint, by preference: the rig's root when it
+ * has children and its translation keys move (a BVH's Hips); the first
+ * animated bone of a skin with children, parents first (an FBX's root
+ * bone, not its armature); the first animated joint with children; -1. */
+static int32_t root_motion_joint(importer *I)
+{
+    const rune_import *imp = &I->box->imp;
+    const struct aiScene *sc = I->scene;
+    int32_t animated_joint = -1;
+    for (size_t j = 0; j < imp->joint_count; j++) {
+        bool children = false, animated = false, travels = false;
+        for (size_t k = j + 1; !children && k < imp->joint_count; k++)
+            children = strcmp(imp->joints[k].parent, imp->joints[j].part) == 0;
+        for (unsigned a = 0; children && a < sc->mNumAnimations; a++)
+            for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++) {
+                const struct aiNodeAnim *ch = sc->mAnimations[a]->mChannels[c];
+                if (joint_of(I->box, &ch->mNodeName) == (int32_t)j) {
+                    animated = true;
+                    travels |= !constant_positions(ch);
+                }
+            }
+        if (!animated)
+            continue;
+        if ((j == 0 && travels) || skin_bone(sc, &I->box->nodes[j]->mName))
+            return (int32_t)j;
+        if (animated_joint < 0)
+            animated_joint = (int32_t)j;
+    }
+    return animated_joint;
+}
+
 static rune_status convert(importer *I)
 {
     const struct aiScene *sc = I->scene;
@@ -427,11 +560,17 @@ static rune_status convert(importer *I)
     imp->clips = rune__arena_array(&I->box->arena, sc->mNumAnimations, sizeof *imp->clips);
     if (!imp->joints || !I->box->nodes || !imp->warnings || !imp->clips)
         return nomem(I);
-    rune_status st = add_joints(I, sc->mRootNode, "");
+    rune_status st = add_joints(I);
     for (unsigned a = 0; !st && a < sc->mNumAnimations; a++) {
-        st = add_clip(I, a, &imp->clips[a]);
-        imp->clip_count = a + 1;
+        rune_sequence_desc *d = &imp->clips[imp->clip_count];
+        st = add_clip(I, a, d);
+        if (!st && d->keyframe_count == 0) /* only what rune cannot play (morph weights, ...) */
+            warn(I, "animation \"%s\" left out: nothing in it moves a joint", d->id);
+        else
+            imp->clip_count++;
     }
+    if (!st)
+        imp->root_joint = root_motion_joint(I);
     return st;
 }
 
@@ -453,7 +592,7 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     }
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
-    importer I = {box, err, sc, 0, NULL, 0, path};
+    importer I = {box, err, sc, 0, NULL, 0, path, {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false}, false};
     bool modes_nomem = false;
     if (read_gltf)
         I.mode_count = rune__gltf_channel_modes(path, &box->arena, &I.modes, &modes_nomem);

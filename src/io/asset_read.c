@@ -128,7 +128,9 @@ static rune_status read_rig(reader *r, const section *s)
         if (parent < -1 || parent >= (int32_t)j)
             return bad(r, "rig section, joint", j, "parent is not an earlier joint");
         rune_joint_desc *d = &a->joints[j];
-        d->part = part;
+        d->part = rune__arena_strdup(&a->arena, part); /* the bytes may go once loaded */
+        if (!d->part)
+            return rune_fail(r->err, RUNE_E_NOMEM, "%s: out of memory", r->name);
         d->frame = (rune_xform){{get_f32(q + 8), get_f32(q + 12), get_f32(q + 16)},
                                 {get_f32(q + 20), get_f32(q + 24), get_f32(q + 28), get_f32(q + 32)}};
         d->scale = rune_v3(get_f32(q + 36), get_f32(q + 40), get_f32(q + 44));

@@ -152,7 +152,7 @@ rune_status jr_quat(json_t *obj, const char *key, const char *path, rune_quat *o
     double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
     if (!(n2 > 1e-12))
         return bad(err, path, key, "zero-length quaternion");
-    *out = rune_q_normalize(q);
+    *out = rune_q_unit(q); /* unit to float precision: kept as written (docs/format.md) */
     return RUNE_OK;
 }
 

@@ -59,7 +59,7 @@ rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__are
     rune_status st = jr_array(root, "assets", "", false, &list, err);
     if (st || !list)
         return st;
-    size_t n = json_array_size(list), clips = 0;
+    size_t n = json_array_size(list);
     box->assets = rune__arena_array(arena, n ? n : 1, sizeof *box->assets);
     if (!box->assets)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory");
@@ -75,7 +75,6 @@ rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__are
             return st;
         }
         box->asset_count++;
-        clips += rune_asset_clip_count(box->assets[i]);
         const rune_rig *rig = rune_asset_rig(box->assets[i]);
         s->uses_scale |= rig && rune_rig_scaled(rig);
     }
@@ -98,12 +97,16 @@ rune_status rune__scenario_asset_rig(rune_scenario *s)
     return RUNE_E_NOT_FOUND;
 }
 
-void rune__scenario_asset_root(rune_scenario *s)
+void rune__scenario_asset_root(rune_scenario *s, bool root_motion_given)
 {
     scenario_box *box = (scenario_box *)s;
-    int32_t root = box->rig_asset ? rune_asset_root_joint(box->rig_asset) : -1;
-    if (!s->root_joint && root >= 0)
+    if (!box->rig_asset || s->root_joint)
+        return;
+    int32_t root = rune_asset_root_joint(box->rig_asset);
+    if (root >= 0)
         s->root_joint = s->joints[root].part;
+    else if (!root_motion_given) /* the asset has no joint that travels */
+        s->root_motion = false;
 }
 
 rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, rune_error *err)

@@ -40,8 +40,9 @@ rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__are
 rune_status rune__scenario_asset_rig(rune_scenario *s);
 /** Appends the assets' clips to the document's (after "clips"). */
 rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, rune_error *err);
-/** Without "root_joint": the rig's asset's root-motion joint, if any. */
-void rune__scenario_asset_root(rune_scenario *s);
+/** Without "root_joint", when the rig came from an asset: its root-motion
+ * joint; when it has none, no root motion (unless "root_motion" says). */
+void rune__scenario_asset_root(rune_scenario *s, bool root_motion_given);
 void rune__scenario_free_assets(rune_scenario *s);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);

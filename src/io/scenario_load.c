@@ -521,7 +521,7 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
         return st;
     s->frames = (int)frames;
     s->uses_scale |= L->scaled;
-    rune__scenario_asset_root(s);
+    rune__scenario_asset_root(s, json_object_get(root, "root_motion") != NULL);
     /* times are reported as floats: the last one must fit */
     if (fabs((double)s->dt * (double)(frames > 0 ? frames : 1)) > FLT_MAX)
         return rune_fail(L->err, RUNE_E_INVALID, "dt: %g x %lld frames is beyond float range", (double)s->dt, frames);

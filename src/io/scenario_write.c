@@ -1,8 +1,14 @@
-/* Writing an imported asset as a scenario document (jansson). */
+/* Writing an imported asset as a scenario document: compact, one line per
+ * joint and per keyframe (each line one jansson object), so a mocap clip
+ * is megabytes, not tens of them, and still reads and diffs by line. */
 #include "rune/import.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REALS (JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY) /* floats round-trip exactly */
 
 static json_t *vec3(rune_vec3 v) { return json_pack("[f,f,f]", (double)v.x, (double)v.y, (double)v.z); }
 
@@ -11,72 +17,83 @@ static json_t *quat(rune_quat q)
     return json_pack("[f,f,f,f]", (double)q.x, (double)q.y, (double)q.z, (double)q.w);
 }
 
-static json_t *rig_json(const rune_import *imp)
+/* Writes `o` compact on the current line (and releases it); false when it
+ * is NULL (out of memory) or the write fails. */
+static bool put(FILE *f, const char *before, json_t *o)
 {
-    json_t *joints = json_array();
-    for (size_t j = 0; joints && j < imp->joint_count; j++) {
-        const rune_joint_desc *d = &imp->joints[j];
-        json_t *o = json_pack("{s:s, s:{s:o, s:o}}", "part", d->part, "frame", "t", vec3(d->frame.t), "r",
-                              quat(d->frame.r));
-        if (o && d->parent && d->parent[0])
-            json_object_set_new(o, "parent", json_string(d->parent));
-        if (!o || json_array_append_new(joints, o)) {
-            json_decref(joints);
-            return NULL;
-        }
-    }
-    return joints ? json_pack("{s:o}", "joints", joints) : NULL;
+    char *text = o ? json_dumps(o, JSON_COMPACT | REALS) : NULL;
+    json_decref(o);
+    bool ok = text && fputs(before, f) != EOF && fputs(text, f) != EOF;
+    free(text);
+    return ok;
 }
 
-static json_t *clip_json(const rune_sequence_desc *c)
+static json_t *joint_json(const rune_joint_desc *d)
 {
-    json_t *kfs = json_array();
-    for (size_t k = 0; kfs && k < c->keyframe_count; k++) {
-        const rune_keyframe_desc *kf = &c->keyframes[k];
-        json_t *poses = json_array();
-        for (size_t p = 0; poses && p < kf->pose_count; p++) {
-            const rune_key_pose_desc *d = &kf->poses[p];
-            json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "parent", d->parent, "part", d->part, "t", vec3(d->t), "r",
-                                  quat(d->r));
-            if (!o || json_array_append_new(poses, o)) {
-                json_decref(poses);
-                poses = NULL;
-            }
-        }
-        json_t *o = poses ? json_pack("{s:f, s:o}", "time", (double)kf->time, "poses", poses) : NULL;
-        if (!o || json_array_append_new(kfs, o)) {
-            json_decref(kfs);
-            return NULL;
+    json_t *frame = json_pack("{s:o, s:o}", "t", vec3(d->frame.t), "r", quat(d->frame.r));
+    if (frame && d->scaled)
+        json_object_set_new(frame, "s", vec3(d->scale));
+    json_t *o = frame ? json_pack("{s:s, s:o}", "part", d->part, "frame", frame) : NULL;
+    if (o && d->parent && d->parent[0])
+        json_object_set_new(o, "parent", json_string(d->parent));
+    return o;
+}
+
+static json_t *keyframe_json(const rune_keyframe_desc *kf)
+{
+    json_t *poses = json_array();
+    for (size_t p = 0; poses && p < kf->pose_count; p++) {
+        const rune_key_pose_desc *d = &kf->poses[p];
+        json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "parent", d->parent, "part", d->part, "t", vec3(d->t), "r",
+                              quat(d->r));
+        if (o && d->scaled)
+            json_object_set_new(o, "s", vec3(d->s));
+        if (o && d->easing != RUNE_EASE_LINEAR)
+            json_object_set_new(o, "easing", json_string(rune_easing_style_name(d->easing)));
+        if (!o || json_array_append_new(poses, o)) {
+            json_decref(poses);
+            poses = NULL;
         }
     }
-    return kfs ? json_pack("{s:s, s:i, s:b, s:s, s:o}", "id", c->id, "revision", (json_int_t)c->revision, "loop",
-                           c->loop, "priority", rune_priority_name(c->priority), "keyframes", kfs)
-               : NULL;
+    return poses ? json_pack("{s:f, s:o}", "time", (double)kf->time, "poses", poses) : NULL;
+}
+
+static bool write_clip(FILE *f, const rune_sequence_desc *c, bool first)
+{
+    json_t *head = json_pack("{s:s, s:i, s:b, s:s}", "id", c->id, "revision", (json_int_t)c->revision, "loop",
+                             c->loop, "priority", rune_priority_name(c->priority));
+    char *text = head ? json_dumps(head, JSON_COMPACT | REALS) : NULL;
+    json_decref(head);
+    /* the head without its closing brace, then the keyframes */
+    bool ok = text && fprintf(f, "%s\n  %.*s,\"keyframes\":[", first ? "" : ",", (int)strlen(text) - 1, text) > 0;
+    free(text);
+    for (size_t k = 0; ok && k < c->keyframe_count; k++)
+        ok = put(f, k ? ",\n   " : "\n   ", keyframe_json(&c->keyframes[k]));
+    return ok && fputs("]}", f) != EOF;
 }
 
 rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err)
 {
-    json_t *clips = json_array(), *rig = rig_json(imp), *commands = json_array();
+    bool ok = fputs("{\"rig\": {\"joints\": [", f) != EOF;
+    for (size_t j = 0; ok && j < imp->joint_count; j++)
+        ok = put(f, j ? ",\n  " : "\n  ", joint_json(&imp->joints[j]));
+    ok = ok && fputs("]},\n \"clips\": [", f) != EOF;
     float length = 0.0f;
-    bool ok = clips && rig && commands;
-    for (size_t i = 0; ok && i < imp->clip_count; i++) {
-        json_t *c = clip_json(&imp->clips[i]);
-        ok = c && !json_array_append_new(clips, c);
-    }
-    for (size_t k = 0; ok && imp->clip_count && k < imp->clips[0].keyframe_count; k++)
+    for (size_t i = 0; ok && i < imp->clip_count; i++)
+        ok = write_clip(f, &imp->clips[i], i == 0);
+    for (size_t k = 0; imp->clip_count && k < imp->clips[0].keyframe_count; k++)
         length = fmaxf(length, imp->clips[0].keyframes[k].time);
+    ok = ok && fputs("],\n", f) != EOF;
+    if (ok && imp->root_joint >= 0)
+        ok = put(f, " \"root_joint\": ", json_string(imp->joints[imp->root_joint].part)) && fputs(",\n", f) != EOF;
+    else if (ok) /* nothing travels: no root motion */
+        ok = fputs(" \"root_motion\": false,\n", f) != EOF;
+    ok = ok && fprintf(f, " \"dt\": %.9g, \"frames\": %d,\n \"commands\": [", 1.0 / 30.0,
+                       (int)ceil(length * 30.0) + 1) > 0;
     if (ok && imp->clip_count)
-        ok = !json_array_append_new(commands, json_pack("{s:i, s:s, s:f}", "frame", 0, "play", imp->clips[0].id,
-                                                        "fade", 0.0));
-    json_t *doc = ok ? json_pack("{s:O, s:O, s:f, s:i, s:O}", "rig", rig, "clips", clips, "dt", 1.0 / 30.0, "frames",
-                                 (json_int_t)ceil(length * 30.0) + 1, "commands", commands)
-                     : NULL;
-    int rc = doc ? json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(9)) : -1;
-    json_decref(doc);
-    json_decref(rig);
-    json_decref(clips);
-    json_decref(commands);
-    if (rc != 0 || fputc('\n', f) == EOF)
+        ok = put(f, "", json_pack("{s:i, s:s, s:f}", "frame", 0, "play", imp->clips[0].id, "fade", 0.0));
+    ok = ok && fputs("]}\n", f) != EOF;
+    if (!ok)
         return rune_fail(err, RUNE_E_IO, "%s: cannot write the scenario", imp->source);
     return RUNE_OK;
 }

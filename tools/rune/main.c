@@ -11,7 +11,8 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  eval FILE|-        evaluate a scenario and print its frames as JSON\n"
-    "  import ASSET -o DIR  convert a glTF/FBX/Collada/BVH asset into DIR/NAME.json\n"
+    "  import ASSET -o DIR  convert a glTF/FBX/Collada/BVH asset into DIR/NAME.rune (--json)\n"
+    "  info FILE|-        summary of a .rune asset, a scenario or an importable asset, as JSON\n"
     "  render FILE|- -o OUT.png|OUT.svg  draw skeleton snapshots and channel plots\n"
     "  bench              throughput figures of sampling, mixing, blending and crowds\n"
     "  help [COMMAND]     this text, or a command's\n"
@@ -31,7 +32,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"eval", cmd_eval}, {"import", cmd_import}, {"render", cmd_render}, {"bench", cmd_bench}};
+    {"eval", cmd_eval}, {"import", cmd_import}, {"info", cmd_info}, {"render", cmd_render}, {"bench", cmd_bench}};
 
 static const command *find(const char *name)
 {

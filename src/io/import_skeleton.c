@@ -1,0 +1,123 @@
+/* Which nodes of an imported scene are the skeleton: the bones of any
+ * skin and the animated nodes, the nodes that connect them below their
+ * common ancestor, and the plain transform nodes hanging from them (end
+ * sites); not meshes, cameras, lights or the scene's root above them. The
+ * transforms above the skeleton's root are folded into it. */
+#include "import_skeleton.h"
+
+#include <string.h>
+
+static bool same_name(const struct aiString *a, const struct aiString *b)
+{
+    return a->length == b->length && memcmp(a->data, b->data, a->length) == 0;
+}
+
+static size_t gather(const struct aiNode *n, int32_t parent, skeleton_node *out, size_t at)
+{
+    out[at] = (skeleton_node){n, parent, 0};
+    size_t next = at + 1;
+    for (unsigned i = 0; i < n->mNumChildren; i++)
+        next = gather(n->mChildren[i], (int32_t)at, out, next);
+    return next;
+}
+
+static bool named_in(const struct aiString *name, const struct aiScene *sc)
+{
+    for (unsigned i = 0; i < sc->mNumCameras; i++)
+        if (same_name(name, &sc->mCameras[i]->mName))
+            return true;
+    for (unsigned i = 0; i < sc->mNumLights; i++)
+        if (same_name(name, &sc->mLights[i]->mName))
+            return true;
+    return false;
+}
+
+/* Marks what the skeleton is made of: skin bones and animated nodes. */
+static bool mark_seeds(const struct aiScene *sc, skeleton_node *nodes, size_t n)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct aiString *name = &nodes[i].node->mName;
+        bool seed = false;
+        for (unsigned m = 0; !seed && m < sc->mNumMeshes; m++)
+            for (unsigned b = 0; !seed && b < sc->mMeshes[m]->mNumBones; b++)
+                seed = same_name(name, &sc->mMeshes[m]->mBones[b]->mName);
+        for (unsigned a = 0; !seed && a < sc->mNumAnimations; a++)
+            for (unsigned c = 0; !seed && c < sc->mAnimations[a]->mNumChannels; c++)
+                seed = same_name(name, &sc->mAnimations[a]->mChannels[c]->mNodeName);
+        nodes[i].flags |= seed ? SKELETON_SEED : 0;
+        any |= seed;
+    }
+    return any;
+}
+
+/* Nodes that are pure transforms all the way down (no mesh, camera or
+ * light in their subtree): end sites and helpers that belong to a bone. */
+static void mark_plain(const struct aiScene *sc, skeleton_node *nodes, size_t n)
+{
+    for (size_t i = n; i-- > 0;) {
+        const struct aiNode *node = nodes[i].node;
+        bool plain = node->mNumMeshes == 0 && !named_in(&node->mName, sc);
+        for (size_t k = i + 1; plain && k < n && nodes[k].parent >= (int32_t)i; k++)
+            if (nodes[k].parent == (int32_t)i)
+                plain = (nodes[k].flags & SKELETON_PLAIN) != 0;
+        nodes[i].flags |= plain ? SKELETON_PLAIN : 0;
+    }
+}
+
+size_t rune__skeleton_select(const struct aiScene *sc, skeleton_node *nodes, size_t cap, int32_t *root)
+{
+    size_t n = gather(sc->mRootNode, -1, nodes, 0);
+    (void)cap;
+    *root = 0;
+    if (!mark_seeds(sc, nodes, n)) { /* nothing skinned or animated: every node */
+        for (size_t i = 0; i < n; i++)
+            nodes[i].flags |= SKELETON_KEEP;
+        return n;
+    }
+    mark_plain(sc, nodes, n);
+    /* the common ancestor of the seeds: the deepest node every seed is at
+     * or below (walk the first seed's ancestry, keep what covers all) */
+    int32_t lca = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!(nodes[i].flags & SKELETON_SEED))
+            continue;
+        if (lca < 0) {
+            lca = (int32_t)i;
+            continue;
+        }
+        for (;;) { /* lca := lowest ancestor of lca that is an ancestor of i (or i) */
+            int32_t k = (int32_t)i;
+            while (k > lca)
+                k = nodes[k].parent;
+            if (k == lca)
+                break;
+            lca = nodes[lca].parent;
+        }
+    }
+    *root = lca;
+    /* seeds and the paths up to the common ancestor */
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].flags & SKELETON_SEED)
+            for (int32_t k = (int32_t)i; k >= lca && !(nodes[k].flags & SKELETON_KEEP); k = nodes[k].parent)
+                nodes[k].flags |= SKELETON_KEEP;
+    /* plain nodes below kept ones (parents come first) */
+    for (size_t i = (size_t)lca + 1; i < n; i++)
+        if (!(nodes[i].flags & SKELETON_KEEP) && (nodes[i].flags & SKELETON_PLAIN) && nodes[i].parent >= lca &&
+            (nodes[nodes[i].parent].flags & SKELETON_KEEP))
+            nodes[i].flags |= SKELETON_KEEP;
+    return n;
+}
+
+struct aiMatrix4x4 rune__skeleton_above(const skeleton_node *nodes, int32_t root)
+{
+    struct aiMatrix4x4 m;
+    aiIdentityMatrix4(&m);
+    /* parent * ... * grandparent-most: multiply from the root's parent up */
+    for (int32_t k = nodes[root].parent; k >= 0; k = nodes[k].parent) {
+        struct aiMatrix4x4 up = nodes[k].node->mTransformation;
+        aiMultiplyMatrix4(&up, &m); /* up = up * m */
+        m = up;
+    }
+    return m;
+}

@@ -1,0 +1,34 @@
+/* Choosing an imported scene's skeleton (import_skeleton.c). */
+#ifndef RUNE_SRC_IO_IMPORT_SKELETON_H
+#define RUNE_SRC_IO_IMPORT_SKELETON_H
+
+#include <assimp/cimport.h>
+#include <assimp/scene.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    SKELETON_SEED = 1,  /* a skin's bone or an animated node */
+    SKELETON_PLAIN = 2, /* no mesh, camera or light in its subtree */
+    SKELETON_KEEP = 4   /* a joint of the rig */
+};
+
+typedef struct skeleton_node {
+    const struct aiNode *node;
+    int32_t parent; /* index in the array, -1 for the scene root */
+    unsigned flags;
+} skeleton_node;
+
+/** Every node of the scene in parent-first order (`cap` entries at least:
+ * the node count), with SKELETON_KEEP on the skeleton's: the seeds, the
+ * nodes joining them below their common ancestor (*root, the rig's root)
+ * and plain nodes under kept ones. Without seeds every node is kept and
+ * *root is 0. Returns the node count. */
+size_t rune__skeleton_select(const struct aiScene *sc, skeleton_node *nodes, size_t cap, int32_t *root);
+
+/** The product of the transforms above node `root` (identity for the
+ * scene's root node): what folds into the rig's root. */
+struct aiMatrix4x4 rune__skeleton_above(const skeleton_node *nodes, int32_t root);
+
+#endif

@@ -81,6 +81,7 @@ int rune_bench_main(int argc, char **argv)
     rc |= bench_crowd_rows(&plan, &s, &varied);
     bench_scene_free(&varied);
     rc |= bench_growth_rows(&plan);
+    rc |= bench_asset_rows(&plan);
     bench_scene_free(&s);
     bench_report_end(&report);
     if (rc)

@@ -143,6 +143,8 @@ int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_s
  * reference doing the same) in ns per joint. */
 int bench_mix_measure(const bench_plan *p, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
                       rune_simd_level level, bench_row *row);
+/** Loading CMU 01_01 from a .rune against its JSON (bench_assets.c). */
+int bench_asset_rows(const bench_plan *p);
 /** Real mocap and cost growth over joints and clips (bench_growth.c). */
 int bench_growth_rows(const bench_plan *plan);
 

@@ -8,10 +8,15 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SANITIZE=ON -DRUNE_FUZZ=ON \
   -DRUNE_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf fuzz_asset
 
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf"
+mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf" "$corpus/asset"
+# .rune seeds: a leading byte selects raw (even) or header-fixed (odd) input
+for f in tests/fixtures/*.rune; do
+  { printf '\0'; cat "$f"; } > "$corpus/asset/raw-$(basename "$f")"
+  { printf '\1'; cat "$f"; } > "$corpus/asset/fixed-$(basename "$f")"
+done
 cp tests/scenarios/*.json tests/scenarios/errors/*.json "$corpus/scenario/"
 cp tests/fixtures/tiny.bvh "$corpus/bvh/"
 # glTF seeds: a leading byte 0 selects .gltf (see fuzz_gltf.c)
@@ -50,4 +55,5 @@ run load "$corpus/scenario"
 run eval "$corpus/scenario"
 run import "$corpus/bvh"
 run gltf "$corpus/gltf"
+run asset "$corpus/asset"
 exit $status

@@ -522,6 +522,55 @@ static void test_animator_matches_reference(void **state)
     rune_rig_destroy(rig);
 }
 
+/* Scale through the mixing steps, worked by hand (docs/semantics.md,
+ * "Scale"): a mean weights it like translation, an override layer lerps
+ * it, an additive layer multiplies by its weighted ratio; an unscaled pose
+ * counts as 1 1 1. Every kernel level. */
+static void test_scale_mixing(void **state)
+{
+    (void)state;
+    enum { J = 3 };
+    rune_pose a, b, out, ref;
+    assert_int_equal(rune_pose_init(&a, J, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&b, J, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&out, J, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&ref, J, NULL, NULL), RUNE_OK);
+    for (size_t j = 0; j < J; j++) {
+        rune_pose_set(&a, j, rune_v3(0, 0, 0), rune_q_identity(), 1.0f);
+        rune_pose_set(&b, j, rune_v3(0, 0, 0), rune_q_identity(), 1.0f);
+        rune_pose_set(&ref, j, rune_v3(0, 0, 0), rune_q_identity(), 1.0f);
+    }
+    rune_pose_set_s(&a, 1, rune_v3(3, 2, 1)); /* b stays unscaled */
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t count = test_levels(levels);
+    for (size_t l = 0; l < count; l++) {
+        /* mean, shares 3:1 -> (3 * [3,2,1] + [1,1,1]) / 4 */
+        rune_contribution c[2] = {{&a, 0.75f, 0, NULL}, {&b, 0.25f, 0, NULL}};
+        rune_mix_mean(c, 2, levels[l], &out);
+        assert_true(out.scaled);
+        near(out.sx[1], 2.5f, 1e-6f);
+        near(out.sy[1], 1.75f, 1e-6f);
+        near(out.sx[0], 1.0f, 0);
+        /* override layer at weight .5 onto the unscaled b: lerp to [2, 1.5, 1] */
+        rune_pose_copy(&out, &b);
+        rune_mix_layer(&out, &a, NULL, NULL, 0.5f, levels[l]);
+        near(out.sx[1], 2.0f, 1e-6f);
+        near(out.sy[1], 1.5f, 1e-6f);
+        /* additive layer a over ref (1 1 1) at weight .5, onto a pose of
+         * scale 2: 2 (1 + .5 (3 - 1)) = 4 in x, 2 (1 + .5 (2 - 1)) = 3 in y */
+        rune_pose_copy(&out, &b);
+        rune_pose_set_s(&out, 1, rune_v3(2, 2, 2));
+        rune_mix_layer(&out, &a, &ref, NULL, 0.5f, levels[l]);
+        near(out.sx[1], 4.0f, 1e-6f);
+        near(out.sy[1], 3.0f, 1e-6f);
+        near(out.sz[1], 2.0f, 1e-6f);
+    }
+    rune_pose_release(&a);
+    rune_pose_release(&b);
+    rune_pose_release(&out);
+    rune_pose_release(&ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_compose_levels_match_reference),
         cmocka_unit_test(test_layers_levels_match_reference),
         cmocka_unit_test(test_animator_matches_reference),
+        cmocka_unit_test(test_scale_mixing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,7 @@ expect() {
 }
 
 # --help: usage on stdout, exit 0, for every command
-for c in eval import info render bench; do
+for c in eval import info render inspect bench; do
   expect 0 "$c --help" -- "$rune" "$c" --help
   grep -q "^usage: rune $c" "$work/out" || fail "$c --help: no usage on stdout"
   expect 0 "help $c" -- "$rune" help "$c"

@@ -153,6 +153,9 @@ RUNE_API bool rune_character_stop(rune_character *ch, uint32_t handle, float fad
 /** Sets a parameter of a graph instance (graph parameter index) or a
  * motion track (library parameter index). Bools take 0 or 1. */
 RUNE_API bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t param, float value);
+/** The value of a parameter of a live motion or graph play (0 when the
+ * play or the parameter does not exist), for tools. */
+RUNE_API float rune_character_param(const rune_character *ch, uint32_t handle, uint32_t param);
 /** Sets a trigger of a graph instance. */
 RUNE_API bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param);
 /** Queues a route to `state` on a layer of a graph instance (see

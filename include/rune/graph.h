@@ -181,6 +181,20 @@ typedef struct rune_graph_play_view {
 /** Lists up to 2 live plays of a layer (current first); returns the count. */
 RUNE_API size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out);
 
+/** What a layer shows after the last update, for tools (an inspector's
+ * state band): the state, what it fades from, how far. */
+typedef struct rune_graph_layer_view {
+    uint32_t state;     /**< current (destination) state, layer-local */
+    int32_t from_state; /**< the state faded from (layer-local); -1 when not
+                             fading or when fading from a frozen pose */
+    float alpha;        /**< the destination's share (1 when not fading) */
+    bool interrupted;   /**< fading from the frozen pose of a transition
+                             that was interrupted */
+    float weight;       /**< the layer's weight, its fades included */
+} rune_graph_layer_view;
+
+RUNE_API rune_graph_layer_view rune_graph_layer_view_of(const rune_graph_instance *inst, uint32_t layer);
+
 RUNE_END_DECLS
 
 #endif

@@ -183,6 +183,14 @@ typedef struct rune_scenario_weight {
     float weight;
 } rune_scenario_weight;
 
+/** A live play of a run: its document id (a track or instance id) and
+ * what the character says of it (kind, weight, the track, motion player
+ * or graph instance to inspect). */
+typedef struct rune_scenario_source {
+    const char *name;
+    rune_source_view view;
+} rune_scenario_source;
+
 /** Most weights one frame reports. */
 #define RUNE_SCENARIO_MAX_WEIGHTS 64
 
@@ -198,6 +206,10 @@ typedef struct rune_frame_report {
     rune_root_delta root_motion;
     const rune_scenario_weight *weights; /**< live sources, in start order */
     size_t weight_count;
+    const rune_character *character;     /**< the character evaluated: its
+                                              parameters, for tools */
+    const rune_scenario_source *sources; /**< live plays, in start order */
+    size_t source_count;
 } rune_frame_report;
 
 /** True when every number of a report (pose, root motion, event times,

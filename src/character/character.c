@@ -272,6 +272,16 @@ bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t para
     return true;
 }
 
+float rune_character_param(const rune_character *ch, uint32_t handle, uint32_t param)
+{
+    graph_run *g = live_graph((rune_character *)ch, handle);
+    if (g)
+        return param < rune_graph_param_count(rune_graph_instance_graph(g->inst)) ? rune_graph_param(g->inst, param)
+                                                                                  : 0.0f;
+    motion_run *m = live_motion((rune_character *)ch, handle);
+    return m && param < rune_library_param_count(ch->lib) ? m->params[param] : 0.0f;
+}
+
 bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param)
 {
     graph_run *g = live_graph(ch, handle);

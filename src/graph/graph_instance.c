@@ -144,6 +144,17 @@ void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weig
         rune_fade_to(&inst->layers[layer].weight, weight, fade);
 }
 
+rune_graph_layer_view rune_graph_layer_view_of(const rune_graph_instance *inst, uint32_t layer)
+{
+    const layer_run *l = &inst->layers[layer];
+    uint32_t first = inst->g->layers[layer].first_state;
+    rune_graph_layer_view v = {inst->slots[l->cur].state - first, -1, rune__graph_alpha(l), l->fading && l->frozen,
+                               l->weight.weight};
+    if (l->fading && !l->frozen && l->src >= 0)
+        v.from_state = (int32_t)(inst->slots[l->src].state - first);
+    return v;
+}
+
 size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, rune_graph_play_view *out)
 {
     const layer_run *l = &inst->layers[layer];

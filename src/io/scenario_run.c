@@ -27,6 +27,8 @@ typedef struct runner {
     play_name *names; /* in start order; the newest of a name is the live one */
     size_t name_count, starts;
     rune_source_view *sources;
+    rune_scenario_source *named; /* the live sources with their document ids */
+    size_t source_count;
     uint32_t *control_id;   /* per command: controls are keyed by name */
     int32_t *control_joint; /* per command */
     rune_scenario_event *events;
@@ -43,6 +45,7 @@ static void runner_free(runner *r)
     rune_library_destroy(r->lib);
     rune__free(&r->alloc, r->names, r->starts, sizeof *r->names);
     rune__free(&r->alloc, r->sources, r->starts, sizeof *r->sources);
+    rune__free(&r->alloc, r->named, r->starts, sizeof *r->named);
     rune__free(&r->alloc, r->control_id, s->command_count, sizeof *r->control_id);
     rune__free(&r->alloc, r->control_joint, s->command_count, sizeof *r->control_joint);
     rune__free(&r->alloc, r->events, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
@@ -78,10 +81,11 @@ static rune_status prepare(runner *r, rune_error *err)
         r->starts += s->commands[i].kind == RUNE_CMD_PLAY || s->commands[i].kind == RUNE_CMD_GRAPH;
     r->names = rune__calloc(&r->alloc, r->starts, sizeof *r->names);
     r->sources = rune__calloc(&r->alloc, r->starts, sizeof *r->sources);
+    r->named = rune__calloc(&r->alloc, r->starts, sizeof *r->named);
     r->control_id = rune__calloc(&r->alloc, s->command_count, sizeof *r->control_id);
     r->control_joint = rune__calloc(&r->alloc, s->command_count, sizeof *r->control_joint);
     r->events = rune__calloc(&r->alloc, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
-    if (!r->names || !r->sources || !r->control_id || !r->control_joint || !r->events)
+    if (!r->names || !r->sources || !r->named || !r->control_id || !r->control_joint || !r->events)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
     for (size_t i = 0; i < s->command_count; i++) {
         const rune_command *c = &s->commands[i];
@@ -192,9 +196,11 @@ static void collect_weights(runner *r)
 {
     r->weight_count = 0;
     size_t n = rune_character_sources(r->ch, r->sources, r->starts);
+    r->source_count = n < r->starts ? n : r->starts;
     for (size_t i = 0; i < n && i < r->starts; i++) {
         const rune_source_view *v = &r->sources[i];
         const char *name = name_of(r, v->handle);
+        r->named[i] = (rune_scenario_source){name, *v};
         add_weight(r, name, v->weight);
         for (size_t l = 0; v->player && l < rune_motion_player_leaf_count(v->player); l++) {
             if (r->weight_count >= RUNE_SCENARIO_MAX_WEIGHTS)
@@ -239,7 +245,10 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
                                  r.event_count,
                                  rune_character_root_delta(r.ch),
                                  r.weights,
-                                 r.weight_count};
+                                 r.weight_count,
+                                 r.ch,
+                                 r.named,
+                                 r.source_count};
         if (fn && (st = fn(user, &rep)) != RUNE_OK)
             rune_fail(err, st, "frame %d: stopped by the caller", f);
     }

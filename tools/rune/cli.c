@@ -292,3 +292,14 @@ void cli_progress_done(void)
     progress.start = progress.last = 0.0;
     progress.shown = false;
 }
+
+bool cli_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
+            return false;
+    return true;
+}

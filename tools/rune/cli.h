@@ -75,6 +75,9 @@ int cli_close_stdout(char *msg, size_t msg_size);
  * on failure. */
 rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc);
 
+/* Whether s ends with suffix, ignoring ASCII case (".JSON" is ".json"). */
+bool cli_has_suffix(const char *s, const char *suffix);
+
 /* Parses --frames "A:B" (frames A to B-1) or "A:" (A to the end): the same
  * meaning in every subcommand. Prints the problem and returns EXIT_INPUT
  * when malformed. `last` is left alone for "A:". */

@@ -15,11 +15,12 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: rune eval FILE|- [--frames A:B] [--joints P/J,...] [--strict] [--quiet]\n"
+    "usage: rune eval FILE|- [--frames A:B] [--joints P/J,...] [--model] [--strict] [--quiet]\n"
     "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md).\n"
     "  -             read the scenario from stdin\n"
     "  --frames A:B  print frames A to B-1 (A: to the end); all frames are evaluated\n"
     "  --joints L    print only these pose keys (comma-separated parent/part names)\n"
+    "  --model       also print each joint's model-space position \"m\" (rune_rig_model_matrices)\n"
     "  --strict      unknown JSON keys are errors, not warnings\n"
     "  --quiet       no warnings\n";
 
@@ -28,6 +29,7 @@ typedef struct eval_opts {
     long first, last; /* frames [first, last) */
     const char *joints; /* comma-separated pose keys, or NULL for all */
     bool strict;
+    bool model; /* print model-space positions */
 } eval_opts;
 
 typedef struct eval_out {
@@ -35,6 +37,7 @@ typedef struct eval_out {
     bool started, any;
     bool scale; /* the scenario uses scale: print "s" */
     bool *keep; /* per joint */
+    rune_mat4 *model; /* per joint, with --model */
     int status;
     char msg[512];
 } eval_out;
@@ -111,6 +114,12 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
         fputs("], \"r\": [", f);
         json_out_number(f, q.x), fputs(", ", f), json_out_number(f, q.y), fputs(", ", f);
         json_out_number(f, q.z), fputs(", ", f), json_out_number(f, q.w);
+        if (o->model) {
+            const float *m = o->model[j].m;
+            fputs("], \"m\": [", f);
+            json_out_number(f, m[12]), fputs(", ", f), json_out_number(f, m[13]), fputs(", ", f);
+            json_out_number(f, m[14]);
+        }
         if (o->scale) {
             rune_vec3 s = rune_pose_s(r->pose, j);
             fputs("], \"s\": [", f);
@@ -151,6 +160,14 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
         return RUNE_OK;
     fputs(o->any ? ",\n  " : "\n  ", stdout);
     o->any = true;
+    if (o->o->model) {
+        if (!o->model && !(o->model = calloc(rune_rig_joint_count(r->rig) + 1, sizeof *o->model))) {
+            snprintf(o->msg, sizeof o->msg, "%s: out of memory", o->o->file);
+            o->status = EXIT_INTERNAL;
+            return RUNE_E_NOMEM;
+        }
+        rune_rig_model_matrices(r->rig, r->pose, o->model);
+    }
     write_frame(stdout, o, r);
     if (ferror(stdout)) {
         snprintf(o->msg, sizeof o->msg, "<stdout>: write failed");
@@ -172,6 +189,8 @@ static int parse_args(int argc, char **argv, eval_opts *o)
             o->joints = argv[++i];
         } else if (strcmp(argv[i], "--strict") == 0) {
             o->strict = true;
+        } else if (strcmp(argv[i], "--model") == 0) {
+            o->model = true;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             cli_quiet = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -220,6 +239,7 @@ int cmd_eval(int argc, char **argv)
     else if ((rc = cli_close_stdout(msg, sizeof msg)))
         cli_error("%s", msg);
     free(out.keep);
+    free(out.model);
     rune_scenario_destroy(s);
     return rc;
 }

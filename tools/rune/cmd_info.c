@@ -84,21 +84,10 @@ static void print_summary(FILE *f, const char *file, const summary *s)
     fprintf(f, "],\n \"bytes\": %zu}\n", total);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m)
-        return false;
-    for (size_t i = 0; i < m; i++)
-        if ((s[n - m + i] | 0x20) != suffix[i])
-            return false;
-    return true;
-}
-
 /* A scenario: JSON that is not a glTF document (which is JSON too). */
 static bool looks_like_scenario(const char *file, const char *data, size_t size)
 {
-    if (ends_with(file, ".gltf"))
+    if (cli_has_suffix(file, ".gltf"))
         return false;
     for (size_t i = 0; i < size; i++)
         if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')

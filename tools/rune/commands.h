@@ -7,6 +7,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 #endif

@@ -13,7 +13,8 @@ static const char usage[] =
     "  eval FILE|-        evaluate a scenario and print its frames as JSON\n"
     "  import ASSET -o DIR  convert a glTF/FBX/Collada/BVH asset into DIR/NAME.rune (--json)\n"
     "  info FILE|-        summary of a .rune asset, a scenario or an importable asset, as JSON\n"
-    "  render FILE|- -o OUT.png|OUT.svg  draw skeleton snapshots and channel plots\n"
+    "  render FILE|- -o OUT.png|OUT.svg  draw panels: skeleton, channels, weights, states, signals\n"
+    "  inspect FILE|- -o OUT.html  a self-contained page to scrub a scenario in 3D\n"
     "  bench              throughput figures of sampling, mixing, blending and crowds\n"
     "  help [COMMAND]     this text, or a command's\n"
     "  --version          print the version\n"
@@ -32,7 +33,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"eval", cmd_eval}, {"import", cmd_import}, {"info", cmd_info}, {"render", cmd_render}, {"bench", cmd_bench}};
+    {"eval", cmd_eval},     {"import", cmd_import},   {"info", cmd_info},
+    {"render", cmd_render}, {"inspect", cmd_inspect}, {"bench", cmd_bench}};
 
 static const command *find(const char *name)
 {

@@ -1,191 +1,184 @@
-/* Drawing the render sheet with cairo: a title, two rows of skeleton
- * snapshots (front: X right, Y up; side: Z right, Y up) sharing one scale,
- * and two time plots with axes, ticks, labels and legends. */
+/* The render sheet's page: a title, then the chosen panels stacked on one
+ * time axis (the same x for a frame in every panel, labelled in seconds
+ * and frame numbers), a legend column to the right that is measured, not
+ * guessed; and the helpers the panels share. PNG or SVG through cairo. */
 #include "render_sheet.h"
 
-#include <stdbool.h>
 #include <cairo-svg.h>
-#include <cairo.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
-typedef struct box {
-    double x, y, w, h;
-} box;
+static const char *const panel_names[PANEL_COUNT] = {"skeleton", "rotation", "translation", "weights", "states",
+                                                     "events",   "root",     "blend",       "coverage"};
 
-static const double palette[8][3] = {{0.12, 0.47, 0.71}, {1.0, 0.5, 0.05},  {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
-                                     {0.58, 0.4, 0.74},  {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
-
-static void color(cairo_t *cr, size_t i)
+int sheet_panel_from_name(const char *name)
 {
-    const double *c = palette[i % 8];
+    for (int i = 0; i < PANEL_COUNT; i++)
+        if (strcmp(panel_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *sheet_panel_name(sheet_panel p) { return panel_names[p]; }
+
+bool sheet_panel_useful(const timeline *t, sheet_panel p)
+{
+    switch (p) {
+    case PANEL_STATES:
+        return t->layer_count > 0;
+    case PANEL_EVENTS:
+        return t->event_count > 0;
+    case PANEL_BLEND:
+        return t->blend_count > 0;
+    case PANEL_WEIGHTS:
+        return t->series_count > 1 || t->layer_count > 0; /* one clip at 1 says nothing */
+    case PANEL_ROOT:
+        for (size_t f = 0; f < t->frames; f++)
+            if (t->root[3 * f] != 0 || t->root[3 * f + 1] != 0 || t->root[3 * f + 2] != 0)
+                return true;
+        return false;
+    default:
+        return true;
+    }
+}
+
+static const double palette[10][3] = {{0.12, 0.47, 0.71}, {1.0, 0.5, 0.05},  {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
+                                      {0.58, 0.4, 0.74},  {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5},
+                                      {0.74, 0.74, 0.13}, {0.09, 0.75, 0.81}};
+
+void sheet_color(cairo_t *cr, size_t i)
+{
+    const double *c = palette[i % 10];
     cairo_set_source_rgb(cr, c[0], c[1], c[2]);
 }
 
-static void text(cairo_t *cr, double x, double y, double size, const char *s)
+void sheet_text(cairo_t *cr, double x, double y, double size, const char *s)
 {
     cairo_set_font_size(cr, size);
     cairo_move_to(cr, x, y);
     cairo_show_text(cr, s);
 }
 
-/* Model-space extent of all joints over all frames along two axes. */
-static void extent(const sheet_data *d, int ax, int ay, double *lo_x, double *hi_x, double *lo_y, double *hi_y)
+void sheet_text_fit(cairo_t *cr, double x, double y, double size, double width, const char *s)
 {
-    *lo_x = *lo_y = INFINITY;
-    *hi_x = *hi_y = -INFINITY;
-    for (size_t i = 0; i < d->frames * d->joints; i++) {
-        const float *v = &d->pos[i].x;
-        *lo_x = fmin(*lo_x, v[ax]);
-        *hi_x = fmax(*hi_x, v[ax]);
-        *lo_y = fmin(*lo_y, v[ay]);
-        *hi_y = fmax(*hi_y, v[ay]);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    cairo_set_font_size(cr, size);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, buf, &e);
+    size_t n = strlen(buf);
+    while (e.x_advance > width && n > 3) { /* drop characters until it fits, then mark the cut */
+        n--;
+        memcpy(buf + n - 3, "...", 4);
+        cairo_text_extents(cr, buf, &e);
     }
-    if (!(*hi_x >= *lo_x)) /* no joints */
-        *lo_x = *lo_y = -1, *hi_x = *hi_y = 1;
+    sheet_text(cr, x, y, size, buf);
 }
 
-static void skeleton(cairo_t *cr, const sheet_data *d, size_t frame, box b, int ax, int ay, double scale, double cx,
-                     double cy)
+double sheet_x(const sheet *s, double f)
 {
-    const rune_vec3 *p = &d->pos[frame * d->joints];
-#define PX(j) (b.x + b.w / 2 + ((&p[j].x)[ax] - cx) * scale)
-#define PY(j) (b.y + b.h / 2 - ((&p[j].x)[ay] - cy) * scale)
-    cairo_set_line_width(cr, 2.0);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.25);
-    for (size_t j = 0; j < d->joints; j++) {
-        int32_t pa = d->parent[j];
-        if (pa < 0)
-            continue;
-        cairo_move_to(cr, PX((size_t)pa), PY((size_t)pa));
-        cairo_line_to(cr, PX(j), PY(j));
+    size_t n = s->t->frames;
+    return s->plot_x + (n > 1 ? s->plot_w * f / (double)(n - 1) : s->plot_w / 2);
+}
+
+/* Time ticks on frames, every 1, 2, 5, 10 ... frames (at most about 8),
+ * each labelled with its time and frame number. */
+static void time_ticks(const sheet *s, box b)
+{
+    const timeline *t = s->t;
+    cairo_t *cr = s->cr;
+    static const size_t steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
+                                   100000, 200000, 500000, 1000000};
+    size_t step = 1;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (t->frames / (step = steps[i]) <= 8)
+            break;
+    for (size_t f = 0; f < t->frames; f += step) {
+        double x = sheet_x(s, (double)f);
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_set_line_width(cr, 1.0);
+        cairo_move_to(cr, x, b.y);
+        cairo_line_to(cr, x, b.y + b.h);
         cairo_stroke(cr);
+        char label[48];
+        snprintf(label, sizeof label, "%.3gs  f%zu", (double)(t->first_frame + f + 1) * t->dt, t->first_frame + f);
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        sheet_text(cr, x - 18, b.y + b.h + 13, 10, label);
     }
-    cairo_set_source_rgb(cr, 0.84, 0.15, 0.16);
-    for (size_t j = 0; j < d->joints; j++) {
-        cairo_arc(cr, PX(j), PY(j), 2.5, 0, 6.283185307179586);
-        cairo_fill(cr);
-    }
-#undef PX
-#undef PY
 }
 
-static void snapshot_row(cairo_t *cr, const sheet_data *d, box row, int snapshots, int ax, int ay, const char *label)
+void sheet_axes(const sheet *s, box b, const char *title, double lo, double hi, const char *unit)
 {
-    double lx, hx, ly, hy;
-    extent(d, ax, ay, &lx, &hx, &ly, &hy);
-    int n = snapshots < 1 ? 1 : snapshots;
-    double cell = row.w / n;
-    double span = fmax(fmax(hx - lx, hy - ly), 1e-6);
-    double scale = 0.85 * fmin(cell, row.h - 18) / span;
+    cairo_t *cr = s->cr;
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text(cr, row.x, row.y + 12, 12, label);
-    for (int i = 0; i < n; i++) {
-        size_t f = d->frames > 1 ? (size_t)((double)i * (double)(d->frames - 1) / (n > 1 ? n - 1 : 1)) : 0;
-        box b = {row.x + i * cell, row.y + 18, cell, row.h - 18};
-        cairo_set_source_rgb(cr, 0.96, 0.96, 0.97);
-        cairo_rectangle(cr, b.x + 2, b.y, b.w - 4, b.h - 2);
-        cairo_fill(cr);
-        if (d->frames == 0)
-            continue;
-        skeleton(cr, d, f, b, ax, ay, scale, (lx + hx) / 2, (ly + hy) / 2);
-        char t[48];
-        snprintf(t, sizeof t, "frame %zu  t=%.2fs", f + d->first_frame, (double)(f + d->first_frame + 1) * d->dt);
-        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        text(cr, b.x + 6, b.y + b.h - 8, 10, t);
-    }
-}
-
-typedef float (*series_fn)(const sheet_data *d, size_t frame, size_t i);
-
-static float angle_at(const sheet_data *d, size_t f, size_t i) { return d->angle[f * d->joints + d->plot_joints[i]]; }
-static float weight_at(const sheet_data *d, size_t f, size_t i) { return d->series[f * SHEET_MAX_SERIES + i]; }
-static float coverage_at(const sheet_data *d, size_t f, size_t i)
-{
-    return d->coverage[f * d->joints + d->plot_joints[i]];
-}
-
-/* Axes with ticks: y from lo to hi, x over the frames' times. */
-static void axes(cairo_t *cr, const sheet_data *d, box b, double lo, double hi, const char *title, const char *unit)
-{
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    text(cr, b.x, b.y - 6, 12, title);
+    sheet_text(cr, b.x, b.y - 6, 13, title);
+    time_ticks(s, b);
+    if (lo != hi)
+        for (int k = 0; k <= 4; k++) {
+            double v = lo + (hi - lo) * k / 4.0, y = b.y + b.h - b.h * k / 4.0;
+            char label[32];
+            snprintf(label, sizeof label, "%.3g%s", v, k == 4 ? unit : "");
+            cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+            cairo_move_to(cr, b.x, y);
+            cairo_line_to(cr, b.x + b.w, y);
+            cairo_stroke(cr);
+            cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+            sheet_text(cr, b.x - 52, y + 4, 10, label);
+        }
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
     cairo_set_line_width(cr, 1.0);
     cairo_rectangle(cr, b.x, b.y, b.w, b.h);
     cairo_stroke(cr);
-    double t_end = (double)d->frames * d->dt;
-    for (int k = 0; k <= 4; k++) {
-        double v = lo + (hi - lo) * k / 4.0, y = b.y + b.h - b.h * k / 4.0;
-        char s[32];
-        snprintf(s, sizeof s, "%.3g%s", v, k == 4 ? unit : "");
-        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-        cairo_move_to(cr, b.x, y);
-        cairo_line_to(cr, b.x + b.w, y);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        text(cr, b.x - 44, y + 4, 10, s);
-        double x = b.x + b.w * k / 4.0;
-        snprintf(s, sizeof s, "%.2fs", t_end * k / 4.0);
-        text(cr, x - 12, b.y + b.h + 14, 10, s);
-    }
 }
 
-static void plot(cairo_t *cr, const sheet_data *d, box b, series_fn fn, size_t count, char (*names)[SHEET_NAME],
-                 size_t name_stride_joint, double lo, double hi, const char *title, const char *unit, size_t color0,
-                 const char *suffix)
+void sheet_legend(const sheet *s, box b, size_t row, size_t color, const char *label)
 {
-    if (lo == hi)
-        hi = lo + 1;
-    axes(cr, d, b, lo, hi, title, unit);
-    for (size_t i = 0; i < count; i++) {
-        color(cr, color0 + i);
-        cairo_set_line_width(cr, 1.5);
-        for (size_t f = 0; f < d->frames; f++) {
-            double x = b.x + (d->frames > 1 ? b.w * (double)f / (double)(d->frames - 1) : 0);
-            double y = b.y + b.h - b.h * (fn(d, f, i) - lo) / (hi - lo);
-            if (f == 0)
-                cairo_move_to(cr, x, y);
-            else
-                cairo_line_to(cr, x, y);
-        }
-        cairo_stroke(cr);
-        char label[SHEET_NAME + 16];
-        const char *name = name_stride_joint ? names[d->plot_joints[i]] : names[i];
-        snprintf(label, sizeof label, "%s%s", name, suffix);
-        text(cr, b.x + b.w + 10, b.y + 12 + 14.0 * (double)(color0 + i), 10, label);
-    }
+    cairo_t *cr = s->cr;
+    double y = b.y + 10 + 14.0 * (double)row;
+    if (y > b.y + b.h + 10)
+        return;
+    sheet_color(cr, color);
+    cairo_rectangle(cr, s->legend_x, y - 8, 10, 10);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    sheet_text_fit(cr, s->legend_x + 14, y + 1, 10.5, s->legend_w - 16, label);
 }
 
-static void draw(cairo_t *cr, const sheet_data *d, int w, int h, int snapshots)
+static double page_height(const sheet *s)
 {
+    double h = 44;
+    for (int p = 0; p < PANEL_COUNT; p++)
+        if (s->o->panels[p])
+            h += panel_height(s, (sheet_panel)p) + 34;
+    return h;
+}
+
+static void draw(sheet *s, double w, double h)
+{
+    cairo_t *cr = s->cr;
+    const timeline *t = s->t;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     char title[512];
-    snprintf(title, sizeof title, "%s  -  %zu frames, dt %.4gs, %zu joints", d->title, d->frames, d->dt, d->joints);
+    if (t->frames)
+        snprintf(title, sizeof title, "%s  -  frames %zu-%zu (%.3g-%.3gs, dt %.4gs), %zu joint%s", t->title,
+                 t->first_frame, t->first_frame + t->frames - 1, (double)(t->first_frame + 1) * t->dt,
+                 (double)(t->first_frame + t->frames) * t->dt, t->dt, t->joints, t->joints == 1 ? "" : "s");
+    else
+        snprintf(title, sizeof title, "%s  -  no frames, %zu joint%s", t->title, t->joints, t->joints == 1 ? "" : "s");
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text(cr, 16, 24, 15, title);
-    double top = 36, plot_left = 70, legend = 200;
-    double rows = (h - top) / 4.0;
-    snapshot_row(cr, d, (box){16, top, w - 32, rows - 8}, snapshots, 0, 1, "front (X right, Y up)");
-    snapshot_row(cr, d, (box){16, top + rows, w - 32, rows - 8}, snapshots, 2, 1, "side (Z right, Y up)");
-    double amax = 1;
-    for (size_t f = 0; f < d->frames; f++)
-        for (size_t i = 0; i < d->plot_joint_count; i++)
-            amax = fmax(amax, angle_at(d, f, i));
-    box p1 = {plot_left, top + 2 * rows + 20, w - plot_left - legend, rows - 50};
-    plot(cr, d, p1, angle_at, d->plot_joint_count, d->joint_names, 1, 0, ceil(amax), "joint rotation angle", " deg", 0,
-         "");
-    box p2 = {plot_left, top + 3 * rows + 20, w - plot_left - legend, rows - 50};
-    double wmax = 1;
-    for (size_t f = 0; f < d->frames; f++)
-        for (size_t i = 0; i < d->series_count; i++)
-            wmax = fmax(wmax, weight_at(d, f, i));
-    plot(cr, d, p2, weight_at, d->series_count, (char (*)[SHEET_NAME])d->series_names, 0, 0, wmax,
-         "weights (tracks, blend samples) and coverage", "", 0, "");
-    plot(cr, d, p2, coverage_at, d->plot_joint_count, d->joint_names, 1, 0, wmax, "weights (tracks, blend samples) and coverage",
-         "", d->series_count, " coverage");
+    sheet_text_fit(cr, 16, 26, 16, w - 32, title);
+    /* panels share this scale of the page height when --size fixes it */
+    double natural = page_height(s), k = h > 0 && natural > h ? (h - 44) / (natural - 44) : 1.0;
+    double y = 44 + 22;
+    for (int p = 0; p < PANEL_COUNT; p++) {
+        if (!s->o->panels[p])
+            continue;
+        double ph = panel_height(s, (sheet_panel)p) * k;
+        panel_draw(s, (sheet_panel)p, (box){s->plot_x, y, s->plot_w, ph});
+        y += ph + 34 * k;
+    }
 }
 
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
@@ -194,27 +187,36 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
     return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int sheet_render(const sheet_data *d, FILE *out, const char *name, bool svg, int w, int h, int snapshots, char *err,
+int sheet_render(const timeline *t, const sheet_opts *o, FILE *out, const char *name, bool svg, char *err,
                  size_t err_size)
 {
-    cairo_surface_t *s = svg ? cairo_svg_surface_create_for_stream(write_stream, out, w, h)
-                             : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+    sheet s = {NULL, t, o, 0, 0, 0, 0};
+    double w = o->width;
+    s.legend_w = 230;
+    s.plot_x = 72;
+    s.plot_w = w - s.plot_x - s.legend_w - 24;
+    s.legend_x = s.plot_x + s.plot_w + 14;
+    double h = o->height > 0 ? o->height : page_height(&s);
+    if (h > 16384)
+        h = 16384;
+    cairo_surface_t *surf = svg ? cairo_svg_surface_create_for_stream(write_stream, out, w, h)
+                                : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, err_size, "%s: cannot create the picture: %s", name,
-                 cairo_status_to_string(cairo_surface_status(s)));
-        cairo_surface_destroy(s);
+                 cairo_status_to_string(cairo_surface_status(surf)));
+        cairo_surface_destroy(surf);
         return 3;
     }
-    cairo_t *cr = cairo_create(s);
-    draw(cr, d, w, h, snapshots);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
+    s.cr = cairo_create(surf);
+    draw(&s, w, o->height > 0 ? h : 0);
+    cairo_status_t st = cairo_status(s.cr);
+    cairo_destroy(s.cr);
     if (st == CAIRO_STATUS_SUCCESS && !svg)
-        st = cairo_surface_write_to_png_stream(s, write_stream, out);
-    cairo_surface_finish(s);
+        st = cairo_surface_write_to_png_stream(surf, write_stream, out);
+    cairo_surface_finish(surf);
     if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
+        st = cairo_surface_status(surf);
+    cairo_surface_destroy(surf);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(err, err_size, "%s: cannot write the picture: %s", name, cairo_status_to_string(st));
         return 4;

@@ -1,0 +1,148 @@
+/* Browser test of `rune inspect`: opens the page in headless chromium at
+ * a frame (OUT.html#frame=N), reads back the joint positions the page
+ * drew (its #probe, filled by the same code that draws), and checks them
+ * against `rune eval --model` at that frame; then takes a screenshot and
+ * checks it is not blank. Exit 77 (CTest: skipped, not passed) when no
+ * chromium is installed (setup.sh --dev installs it).
+ *   inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME */
+#define _POSIX_C_SOURCE 200809L
+#include <cairo.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int fail(const char *what, const char *detail)
+{
+    fprintf(stderr, "inspect_check: %s%s\n", what, detail ? detail : "");
+    return 1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
+        buf[n] = '\0';
+    else
+        free(buf), buf = NULL;
+    fclose(f);
+    return buf;
+}
+
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    return rc == 0 ? 0 : fail("command failed: ", cmd);
+}
+
+/* The share of pixels unlike the top-left one: a page that drew nothing is
+ * one colour. */
+static double drawn_share(const char *png)
+{
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    uint32_t bg;
+    memcpy(&bg, d, 4);
+    size_t other = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t p;
+            memcpy(&p, d + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+            other += p != bg;
+        }
+    cairo_surface_destroy(s);
+    return (double)other / ((double)w * h);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6)
+        return fail("usage: inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME", NULL);
+    const char *rune = argv[1], *chromium = argv[2], *scn = argv[3], *dir = argv[4];
+    long frame = atol(argv[5]);
+    if (!chromium[0] || access(chromium, X_OK) != 0) {
+        printf("inspect_check: no chromium (setup.sh --dev installs it): skipped\n");
+        return 77;
+    }
+    char cmd[8192], page[2048], eval[2048], dom[2048], shot[2048];
+    snprintf(page, sizeof page, "%s/page.html", dir);
+    snprintf(eval, sizeof eval, "%s/eval.json", dir);
+    snprintf(dom, sizeof dom, "%s/dom.html", dir);
+    snprintf(shot, sizeof shot, "%s/shot.png", dir);
+    const char *browser = "--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=";
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' inspect '%s' -o '%s' --force --quiet", dir, rune, scn, page);
+    if (run(cmd))
+        return 1;
+    snprintf(cmd, sizeof cmd, "'%s' eval '%s' --frames %ld:%ld --model --quiet > '%s'", rune, scn, frame, frame + 1, eval);
+    if (run(cmd))
+        return 1;
+    snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --dump-dom 'file://%s#frame=%ld' > '%s' 2>/dev/null", chromium,
+             browser, dir, page, frame, dom);
+    if (run(cmd))
+        return 1;
+    /* the probe: what the page drew at the frame */
+    char *html = slurp(dom);
+    const char *open = html ? strstr(html, "<pre id=\"probe\">") : NULL;
+    const char *close = open ? strstr(open, "</pre>") : NULL;
+    if (!open || !close)
+        return fail("the page has no probe (did its script run?): ", dom);
+    open += strlen("<pre id=\"probe\">");
+    json_error_t jerr;
+    json_t *probe = json_loadb(open, (size_t)(close - open), 0, &jerr);
+    char *out = slurp(eval);
+    json_t *ev = out ? json_loads(out, 0, &jerr) : NULL;
+    if (!probe || !ev)
+        return fail("cannot read the probe or rune eval's output", NULL);
+    if (json_integer_value(json_object_get(probe, "frame")) != frame)
+        return fail("the page did not scrub to the frame asked for", NULL);
+    json_t *pose = json_object_get(json_array_get(json_object_get(ev, "frames"), 0), "pose");
+    json_t *names = json_object_get(probe, "names"), *model = json_object_get(probe, "model");
+    size_t n = json_array_size(names), failures = 0;
+    if (n == 0 || n != json_object_size(pose))
+        return fail("the page and rune eval disagree on the joints", NULL);
+    double worst = 0;
+    for (size_t j = 0; j < n; j++) {
+        json_t *m = json_object_get(json_object_get(pose, json_string_value(json_array_get(names, j))), "m");
+        for (size_t k = 0; k < 3; k++) {
+            double want = json_number_value(json_array_get(m, k));
+            double got = json_number_value(json_array_get(json_array_get(model, j), k));
+            double err = fabs(got - want) / (1 + fabs(want));
+            worst = fmax(worst, err);
+            if (!m || !(err <= 1e-5)) {
+                failures++;
+                fprintf(stderr, "inspect_check: joint %s axis %zu: page %.9g, rune eval %.9g\n",
+                        json_string_value(json_array_get(names, j)), k, got, want);
+            }
+        }
+    }
+    printf("inspect_check: %zu joints at frame %ld, page vs rune eval within %.3g\n", n, frame, worst);
+    /* a screenshot that shows something */
+    snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' 'file://%s#frame=%ld' "
+             ">/dev/null 2>&1", chromium, browser, dir, shot, page, frame);
+    if (run(cmd))
+        return 1;
+    double share = drawn_share(shot);
+    printf("inspect_check: screenshot %s: %.1f%% of pixels drawn\n", shot, 100 * share);
+    if (share < 0.02)
+        return fail("the screenshot is blank: ", shot);
+    json_decref(probe);
+    json_decref(ev);
+    free(html);
+    free(out);
+    return failures ? 1 : 0;
+}

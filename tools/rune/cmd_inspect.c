@@ -1,0 +1,188 @@
+/* `rune inspect FILE -o page.html`: one self-contained page to scrub a
+ * scenario (or an asset's first clip): a 3D skeleton view, a scrub bar and
+ * play/pause at the scenario's dt, and timeline panels linked to it. The
+ * page is tools/rune/inspect_page.html, embedded at build time; this file
+ * writes the evaluated frames into it as JSON. */
+#include "commands.h"
+#include "cli.h"
+#include "json_out.h"
+#include "timeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "inspect_page.h" /* generated: static const char inspect_page[] */
+
+static const char usage[] =
+    "usage: rune inspect FILE|- -o OUT.html [--frames A:B] [--force] [--strict] [--quiet]\n"
+    "  Writes one self-contained HTML page (no network) to explore a scenario, a .rune asset\n"
+    "  or an asset rune import reads (its first clip): a 3D skeleton view (drag to orbit,\n"
+    "  wheel to zoom), a scrub bar and play/pause at the scenario's dt, and panels of\n"
+    "  weights, graph states, signals, joint rotation and coverage linked to the scrub\n"
+    "  position (hover for values, click to seek). OUT.html#frame=N opens at frame N.\n"
+    "  --frames A:B   keep frames A to B-1 (A: to the end)\n"
+    "  --force        overwrite OUT if it exists\n"
+    "  --strict       unknown JSON keys are errors; --quiet: no warnings\n";
+
+/* Numbers for the page: %.7g (floats to 1e-7 relative, a fraction of a
+ * pixel), NaN never (the timeline holds only finite values). */
+static void num(FILE *f, double v) { fprintf(f, "%.7g", v); }
+
+/* A JSON string that cannot close the <script> it lives in. */
+static void str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void floats(FILE *f, const float *v, size_t n, size_t stride)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        num(f, v[i * stride]);
+    }
+    fputc(']', f);
+}
+
+static void write_data(FILE *f, const timeline *t)
+{
+    size_t J = t->joints, F = t->frames, cells = F * J;
+    fputs("{\"title\":", f);
+    str(f, t->title);
+    fprintf(f, ",\"dt\":%.9g,\"first_frame\":%zu,\"frames\":%zu,\"joints\":[", t->dt, t->first_frame, F);
+    for (size_t j = 0; j < J; j++) {
+        const rune_xform *x = &t->rest[j];
+        float tv[3] = {x->t.x, x->t.y, x->t.z}, rv[4] = {x->r.x, x->r.y, x->r.z, x->r.w};
+        float sv[3] = {t->rest_s[j].x, t->rest_s[j].y, t->rest_s[j].z};
+        fputs(j ? ",{\"name\":" : "{\"name\":", f);
+        str(f, t->joint_names[j]);
+        fprintf(f, ",\"parent\":%d,\"t\":", (int)t->parent[j]);
+        floats(f, tv, 3, 1), fputs(",\"r\":", f), floats(f, rv, 4, 1), fputs(",\"s\":", f), floats(f, sv, 3, 1);
+        fputc('}', f);
+    }
+    fputs("],\n\"t\":", f);
+    floats(f, &t->local_t[0].x, 3 * cells, 1);
+    fputs(",\n\"r\":", f);
+    floats(f, &t->local_r[0].x, 4 * cells, 1);
+    fputs(",\n\"s\":", f);
+    floats(f, &t->local_s[0].x, 3 * cells, 1);
+    fputs(",\n\"angle\":", f);
+    floats(f, t->angle, cells, 1);
+    fputs(",\n\"coverage\":", f);
+    floats(f, t->coverage, cells, 1);
+    fputs(",\n\"series\":[", f);
+    for (size_t i = 0; i < t->series_count; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        str(f, t->series_names[i]);
+        fputs(",\"w\":", f);
+        floats(f, t->series + i, F, TL_MAX_SERIES);
+        fputc('}', f);
+    }
+    fputs("],\n\"layers\":[", f);
+    for (size_t i = 0; i < t->layer_count; i++) {
+        const tl_layer *l = &t->layers[i];
+        fputs(i ? ",{\"label\":" : "{\"label\":", f);
+        str(f, l->label);
+        fputs(",\"names\":[", f);
+        for (size_t k = 0; k < l->state_count; k++) {
+            fputs(k ? "," : "", f);
+            str(f, l->state_names[k]);
+        }
+        fputs("],\"state\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", l->state[fr]);
+        fputs("],\"from\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", l->from[fr]);
+        fputs("],\"interrupted\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", l->interrupted[fr] ? 1 : 0);
+        fputs("],\"alpha\":", f);
+        floats(f, l->alpha, F, 1);
+        fputs(",\"weight\":", f);
+        floats(f, l->weight, F, 1);
+        fputc('}', f);
+    }
+    fputs("],\n\"events\":[", f);
+    static const char *const kinds[] = {"marker", "loop", "stopped"};
+    for (size_t i = 0; i < t->event_count; i++) {
+        const tl_event *e = &t->events[i];
+        fprintf(f, "%s{\"frame\":%zu,\"kind\":\"%s\",\"source\":", i ? "," : "", e->frame,
+                e->kind < 3 ? kinds[e->kind] : "marker");
+        str(f, e->source);
+        fputs(",\"name\":", f);
+        str(f, e->name);
+        fputs(",\"value\":", f);
+        str(f, e->value);
+        fputc('}', f);
+    }
+    fputs("]}", f);
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+    }
+    const char *file = NULL, *out = NULL;
+    long first = 0, last = RUNE_SCENARIO_MAX_FRAMES + 1L;
+    bool force = false, strict = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
+            if (cli_parse_frames(argv[++i], &first, &last))
+                return EXIT_INPUT;
+        } else if (strcmp(argv[i], "--force") == 0)
+            force = true;
+        else if (strcmp(argv[i], "--strict") == 0)
+            strict = true;
+        else if (strcmp(argv[i], "--quiet") == 0)
+            cli_quiet = true;
+        else if (!file && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0))
+            file = argv[i];
+        else {
+            cli_error("rune inspect: unexpected argument \"%s\" (see rune inspect --help)", argv[i]);
+            return EXIT_INPUT;
+        }
+    }
+    if (!file || !out || !cli_has_suffix(out, ".html")) {
+        cli_error("rune inspect: %s (see rune inspect --help)",
+                  !file ? "missing FILE" : !out ? "missing -o OUT.html" : "-o takes a .html file");
+        return EXIT_INPUT;
+    }
+    char msg[512] = "";
+    tool_input in = {file, out, strict, force, (size_t)first, (size_t)last};
+    rune_scenario *s;
+    cli_output o;
+    timeline t;
+    int rc = timeline_begin(&in, "rune inspect: evaluating frame", &s, &o, &t, msg, sizeof msg);
+    cli_progress_done();
+    if (rc) {
+        cli_error("%s", msg);
+        return rc;
+    }
+    static const char mark[] = "/*RUNE_DATA*/";
+    const char *at = strstr(inspect_page, mark);
+    fwrite(inspect_page, 1, (size_t)(at - inspect_page), o.f);
+    write_data(o.f, &t);
+    fputs(at + strlen(mark), o.f);
+    rc = cli_output_commit(&o, msg, sizeof msg);
+    if (rc)
+        cli_error("%s", msg);
+    timeline_free(&t);
+    rune_scenario_destroy(s);
+    return rc;
+}

@@ -1,0 +1,381 @@
+/* Collecting a timeline (timeline.h): run the scenario once and keep, per
+ * frame, everything the pictures and the inspector draw. Allocation
+ * happens when the rig is first seen (sizes are known from there on); a
+ * graph layer or blend space is given its arrays the first frame it plays. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include "timeline.h"
+#include "cli.h"
+#include "rune/asset.h"
+#include "rune/import.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct collector {
+    timeline *t;
+    const rune_scenario *s;
+    rune_mat4 *mats; /* scratch, per joint */
+    const char *progress;
+    bool nomem, nonfinite;
+} collector;
+
+static bool alloc_rig(timeline *t, const rune_rig *rig)
+{
+    size_t j = rune_rig_joint_count(rig), cells = t->frames * j + 1;
+    t->joints = j;
+    t->parent = calloc(j + 1, sizeof *t->parent);
+    t->joint_names = calloc(j + 1, sizeof *t->joint_names);
+    t->rest = calloc(j + 1, sizeof *t->rest);
+    t->rest_s = calloc(j + 1, sizeof *t->rest_s);
+    t->pos = calloc(cells, sizeof *t->pos);
+    t->local_t = calloc(cells, sizeof *t->local_t);
+    t->local_r = calloc(cells, sizeof *t->local_r);
+    t->local_s = calloc(cells, sizeof *t->local_s);
+    t->angle = calloc(cells, sizeof *t->angle);
+    t->coverage = calloc(cells, sizeof *t->coverage);
+    t->root = calloc(3 * t->frames + 1, sizeof *t->root);
+    t->series = calloc(TL_MAX_SERIES * t->frames + 1, sizeof *t->series);
+    if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->local_t || !t->local_r ||
+        !t->local_s || !t->angle || !t->coverage || !t->root || !t->series)
+        return false;
+    for (size_t k = 0; k < j; k++) {
+        t->parent[k] = rune_rig_parent(rig, k);
+        rune_rig_joint_name(rig, k, t->joint_names[k], TL_NAME);
+        t->rest[k] = rune_rig_frame(rig, k);
+        t->rest_s[k] = rune_rig_frame_scale(rig, k);
+    }
+    return true;
+}
+
+static tl_layer *layer_for(collector *c, const char *inst, const rune_graph *g, uint32_t layer)
+{
+    timeline *t = c->t;
+    char label[TL_NAME];
+    const char *ln = rune_graph_layer_name(g, layer);
+    if (ln && ln[0])
+        snprintf(label, sizeof label, "%s/%s", inst, ln);
+    else
+        snprintf(label, sizeof label, "%s/layer %u", inst, (unsigned)layer);
+    for (size_t i = 0; i < t->layer_count; i++)
+        if (strcmp(t->layers[i].label, label) == 0)
+            return &t->layers[i];
+    if (t->layer_count == TL_MAX_LAYERS)
+        return NULL;
+    tl_layer *l = &t->layers[t->layer_count];
+    size_t n = t->frames + 1;
+    l->state = malloc(n * sizeof *l->state);
+    l->from = malloc(n * sizeof *l->from);
+    l->alpha = calloc(n, sizeof *l->alpha);
+    l->weight = calloc(n, sizeof *l->weight);
+    l->interrupted = calloc(n, sizeof *l->interrupted);
+    l->state_count = rune_graph_state_count(g, layer);
+    l->state_names = calloc(l->state_count + 1, sizeof *l->state_names);
+    if (!l->state || !l->from || !l->alpha || !l->weight || !l->interrupted || !l->state_names) {
+        c->nomem = true;
+        free(l->state), free(l->from), free(l->alpha), free(l->weight), free(l->interrupted), free(l->state_names);
+        memset(l, 0, sizeof *l);
+        return NULL;
+    }
+    for (size_t f = 0; f < n; f++)
+        l->state[f] = l->from[f] = -1;
+    snprintf(l->label, sizeof l->label, "%s", label);
+    for (uint32_t k = 0; k < l->state_count; k++) {
+        const char *name = rune_graph_state_name(g, layer, k);
+        snprintf(l->state_names[k], TL_NAME, "%s", name && name[0] ? name : "state");
+    }
+    t->layer_count++;
+    return l;
+}
+
+/* The blend space of a motion play, when its root node is one. */
+static tl_blend *blend_for(collector *c, const char *track, uint32_t motion)
+{
+    timeline *t = c->t;
+    for (size_t i = 0; i < t->blend_count; i++)
+        if (strcmp(t->blends[i].label, track) == 0)
+            return &t->blends[i];
+    if (t->blend_count == TL_MAX_BLENDS || motion >= c->s->motion_count)
+        return NULL;
+    const rune_scenario_motion *m = &c->s->motions[motion];
+    const rune_motion_node_desc *root = m->node_count ? &m->nodes[0] : NULL;
+    if (!root || (root->kind != RUNE_MOTION_BLEND1D && root->kind != RUNE_MOTION_BLEND2D))
+        return NULL;
+    tl_blend *b = &t->blends[t->blend_count];
+    b->param = calloc(2 * t->frames + 1, sizeof *b->param);
+    b->weight = calloc(TL_MAX_SAMPLES * t->frames + 1, sizeof *b->weight);
+    b->live = calloc(t->frames + 1, sizeof *b->live);
+    if (!b->param || !b->weight || !b->live) {
+        c->nomem = true;
+        free(b->param), free(b->weight), free(b->live);
+        memset(b, 0, sizeof *b);
+        return NULL;
+    }
+    snprintf(b->label, sizeof b->label, "%s", track);
+    b->dims = root->kind == RUNE_MOTION_BLEND2D ? 2 : 1;
+    snprintf(b->param_names[0], TL_NAME, "%s", c->s->params[root->param_x]);
+    snprintf(b->param_names[1], TL_NAME, "%s", b->dims == 2 ? c->s->params[root->param_y] : "");
+    b->sample_count = root->sample_count < TL_MAX_SAMPLES ? root->sample_count : TL_MAX_SAMPLES;
+    for (size_t k = 0; k < b->sample_count; k++) {
+        const rune_motion_sample_desc *smp = &root->samples[k];
+        b->pos[k] = b->dims == 2 ? smp->position : (rune_vec2){smp->threshold, 0};
+        snprintf(b->sample_names[k], TL_NAME, "%s",
+                 smp->child < 0 && smp->clip < c->s->clip_count ? c->s->clips[smp->clip].id : "(node)");
+    }
+    t->blend_count++;
+    return b;
+}
+
+/* Graph layers and blend spaces of the frame's live plays. */
+static void collect_sources(collector *c, const rune_frame_report *r, size_t f)
+{
+    for (size_t i = 0; i < r->source_count; i++) {
+        const rune_scenario_source *src = &r->sources[i];
+        if (src->view.instance) {
+            const rune_graph *g = rune_graph_instance_graph(src->view.instance);
+            for (uint32_t L = 0; L < rune_graph_layer_count(g); L++) {
+                tl_layer *l = layer_for(c, src->name, g, L);
+                if (!l)
+                    continue;
+                rune_graph_layer_view v = rune_graph_layer_view_of(src->view.instance, L);
+                l->state[f] = (int16_t)v.state;
+                l->from[f] = (int16_t)v.from_state;
+                l->alpha[f] = v.alpha;
+                l->weight[f] = v.weight * src->view.weight;
+                l->interrupted[f] = v.interrupted;
+            }
+        }
+        if (src->view.player && src->view.kind == RUNE_SOURCE_MOTION) {
+            tl_blend *b = blend_for(c, src->name, src->view.index);
+            if (!b)
+                continue;
+            const rune_motion_node_desc *root = &c->s->motions[src->view.index].nodes[0];
+            b->live[f] = true;
+            b->param[2 * f] = rune_character_param(r->character, src->view.handle, root->param_x);
+            b->param[2 * f + 1] = b->dims == 2 ? rune_character_param(r->character, src->view.handle, root->param_y) : 0;
+            /* leaves in sample order when every sample is a clip */
+            size_t leaves = rune_motion_player_leaf_count(src->view.player);
+            for (size_t k = 0; k < b->sample_count && k < leaves; k++)
+                b->weight[f * TL_MAX_SAMPLES + k] = rune_motion_player_leaf_weight(src->view.player, k);
+        }
+    }
+}
+
+static void add_event(collector *c, size_t f, const rune_scenario_event *e)
+{
+    timeline *t = c->t;
+    if (t->event_count == t->event_cap) {
+        size_t cap = t->event_cap ? 2 * t->event_cap : 64;
+        tl_event *grown = realloc(t->events, cap * sizeof *grown);
+        if (!grown) {
+            c->nomem = true;
+            return;
+        }
+        t->events = grown;
+        t->event_cap = cap;
+    }
+    tl_event *out = &t->events[t->event_count++];
+    out->frame = f;
+    out->kind = e->kind;
+    snprintf(out->source, TL_NAME, "%s", e->source ? e->source : "");
+    snprintf(out->name, TL_NAME, "%s", e->name ? e->name : "");
+    snprintf(out->value, TL_NAME, "%s", e->value ? e->value : "");
+}
+
+static rune_status on_frame(void *user, const rune_frame_report *r)
+{
+    collector *c = user;
+    timeline *t = c->t;
+    if ((size_t)r->frame < t->first_frame || (size_t)r->frame >= t->first_frame + t->frames)
+        return RUNE_OK;
+    if (!rune_frame_report_finite(r, NULL, 0)) {
+        c->nonfinite = true;
+        return RUNE_E_INVALID;
+    }
+    if (!t->parent) {
+        c->mats = calloc(rune_rig_joint_count(r->rig) + 1, sizeof *c->mats);
+        if (!c->mats || !alloc_rig(t, r->rig)) {
+            c->nomem = true;
+            return RUNE_E_NOMEM;
+        }
+    }
+    size_t f = (size_t)r->frame - t->first_frame, J = t->joints;
+    if (c->progress)
+        cli_progress(c->progress, f + 1, t->frames);
+    for (size_t j = 0; j < J; j++) {
+        rune_quat q = rune_pose_r(r->pose, j);
+        size_t at = f * J + j;
+        t->local_t[at] = rune_pose_t(r->pose, j);
+        t->local_r[at] = q;
+        t->local_s[at] = rune_pose_s(r->pose, j);
+        t->angle[at] = (float)(2.0 * atan2(sqrt(q.x * q.x + q.y * q.y + q.z * q.z), fabs(q.w)) * 180.0 / 3.14159265358979);
+        t->coverage[at] = r->pose->coverage[j];
+    }
+    /* model positions from the matrices: what a renderer skins with,
+     * scale included */
+    rune_rig_model_matrices(r->rig, r->pose, c->mats);
+    for (size_t j = 0; j < J; j++)
+        t->pos[f * J + j] = rune_v3(c->mats[j].m[12], c->mats[j].m[13], c->mats[j].m[14]);
+    t->root[3 * f] = r->root_motion.dx;
+    t->root[3 * f + 1] = r->root_motion.dz;
+    t->root[3 * f + 2] = r->root_motion.yaw;
+    for (size_t i = 0; i < r->weight_count; i++) {
+        size_t k = 0;
+        while (k < t->series_count && strcmp(t->series_names[k], r->weights[i].source) != 0)
+            k++;
+        if (k == t->series_count) {
+            if (k == TL_MAX_SERIES)
+                continue;
+            snprintf(t->series_names[k], TL_NAME, "%s", r->weights[i].source);
+            t->series_count++;
+        }
+        t->series[f * TL_MAX_SERIES + k] = r->weights[i].weight;
+    }
+    for (size_t i = 0; i < r->event_count; i++)
+        add_event(c, f, &r->events[i]);
+    collect_sources(c, r, f);
+    return c->nomem ? RUNE_E_NOMEM : RUNE_OK;
+}
+
+int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t last, const char *progress,
+                     char *msg, size_t msg_size)
+{
+    memset(t, 0, sizeof *t);
+    t->title = s->file;
+    t->dt = s->dt;
+    t->scaled = s->uses_scale;
+    size_t frames = (size_t)s->frames;
+    t->first_frame = first < frames ? first : frames;
+    t->frames = (last < frames ? last : frames) - t->first_frame;
+    collector c = {t, s, NULL, progress, false, false};
+    rune_error err = {0};
+    rune_status st = rune_scenario_run(s, NULL, on_frame, &c, &err);
+    free(c.mats);
+    if (c.nonfinite) {
+        snprintf(msg, msg_size, "%s: internal error: a non-finite number in the evaluated frames", s->file);
+        return EXIT_INTERNAL;
+    }
+    if (c.nomem) {
+        snprintf(msg, msg_size, "%s: out of memory", s->file);
+        return EXIT_INTERNAL;
+    }
+    if (st) {
+        snprintf(msg, msg_size, "%s", err.message);
+        return cli_exit_for(st);
+    }
+    if (!t->parent) { /* no frame evaluated: the rig still names the joints */
+        rune_library *lib;
+        if (rune_scenario_library(s, NULL, &lib, &err) == RUNE_OK) {
+            bool ok = alloc_rig(t, rune_library_rig(lib));
+            rune_library_destroy(lib);
+            if (!ok) {
+                snprintf(msg, msg_size, "%s: out of memory", s->file);
+                return EXIT_INTERNAL;
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
+void timeline_free(timeline *t)
+{
+    free(t->parent), free(t->joint_names), free(t->rest), free(t->rest_s);
+    free(t->pos), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
+    free(t->root), free(t->series), free(t->events);
+    for (size_t i = 0; i < t->layer_count; i++) {
+        tl_layer *l = &t->layers[i];
+        free(l->state), free(l->from), free(l->alpha), free(l->weight), free(l->interrupted), free(l->state_names);
+    }
+    for (size_t i = 0; i < t->blend_count; i++)
+        free(t->blends[i].param), free(t->blends[i].weight), free(t->blends[i].live);
+    memset(t, 0, sizeof *t);
+}
+
+/* A .rune asset played as a scenario: its rig, its first clip once at
+ * 30 frames a second (assets resolve beside the file). */
+static rune_scenario *asset_scenario(const char *file, char *msg, size_t msg_size, int *rc)
+{
+    rune_asset *a;
+    rune_error err = {0};
+    rune_status st = rune_asset_load_file(file, NULL, &a, &err);
+    if (st) {
+        snprintf(msg, msg_size, "%s", err.message);
+        *rc = cli_exit_for(st);
+        return NULL;
+    }
+    const rune_clip *clip = rune_asset_clip(a, 0);
+    const char *base = strrchr(file, '/');
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"assets\": [\"%s\"], \"dt\": %.9g, \"frames\": %d, \"commands\": [%s%s%s]}", base ? base + 1 : file,
+             1.0 / 30.0, clip ? (int)ceil(rune_clip_length(clip) * 30.0) + 1 : 1,
+             clip ? "{\"frame\": 0, \"play\": \"" : "", clip ? rune_clip_id(clip) : "", clip ? "\", \"fade\": 0}" : "");
+    rune_asset_destroy(a);
+    rune_scenario *s = NULL;
+    if ((st = rune_scenario_load_string(text, strlen(text), file, NULL, &s, &err))) {
+        snprintf(msg, msg_size, "%s", err.message);
+        *rc = cli_exit_for(st);
+    }
+    return s;
+}
+
+/* An importable asset as the scenario `rune import --json` writes. */
+static rune_scenario *import_scenario(const char *file, char *msg, size_t msg_size, int *rc)
+{
+    rune_import *imp;
+    rune_error err = {0};
+    rune_status st = rune_import_file(file, NULL, &imp, &err);
+    if (st) {
+        snprintf(msg, msg_size, "%s", err.message);
+        *rc = cli_exit_for(st);
+        return NULL;
+    }
+    for (size_t i = 0; i < imp->warning_count; i++)
+        cli_warning("%s: %s", file, imp->warnings[i]);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    rune_scenario *s = NULL;
+    if (!f || rune_import_write_scenario(imp, f, &err) || fclose(f)) {
+        snprintf(msg, msg_size, "%s: out of memory", file);
+        *rc = EXIT_INTERNAL;
+    } else if ((st = rune_scenario_load_string(text, size, file, NULL, &s, &err))) {
+        snprintf(msg, msg_size, "%s", err.message);
+        *rc = cli_exit_for(st);
+    }
+    free(text);
+    rune_import_destroy(imp);
+    return s;
+}
+
+rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t msg_size, int *rc)
+{
+    if (strcmp(file, "-") == 0 || cli_has_suffix(file, ".json"))
+        return cli_load_scenario(file, strict, msg, msg_size, rc);
+    if (cli_has_suffix(file, ".rune"))
+        return asset_scenario(file, msg, msg_size, rc);
+    return import_scenario(file, msg, msg_size, rc);
+}
+
+int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s, cli_output *o, timeline *t,
+                   char *msg, size_t msg_size)
+{
+    int rc;
+    memset(t, 0, sizeof *t);
+    if (!(*s = timeline_load(in->file, in->strict, msg, msg_size, &rc)))
+        return rc;
+    const char *inputs[] = {in->file, NULL};
+    if ((rc = cli_output_open(o, in->out, inputs, in->force, msg, msg_size))) {
+        rune_scenario_destroy(*s);
+        *s = NULL;
+        return rc;
+    }
+    if ((rc = timeline_collect(t, *s, in->first, in->last, progress, msg, msg_size))) {
+        cli_output_abort(o);
+        timeline_free(t);
+        rune_scenario_destroy(*s);
+        *s = NULL;
+    }
+    return rc;
+}

@@ -337,6 +337,11 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
         scaled |= key_scaled(refs[i].pose);
     }
 
+    if (keys >= CLIP_MAX_KEYS) {
+        rune__free(alloc, refs, ref_count, sizeof *refs);
+        return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": %zu keys, more than the %u a clip may hold", d->id, keys,
+                         (unsigned)CLIP_MAX_KEYS - 1);
+    }
     rune_clip probe = {0};
     probe.loop = d->loop;
     probe.length = length;

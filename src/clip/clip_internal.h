@@ -5,6 +5,10 @@
 
 #include "rune/clip.h"
 
+/* Keys a clip may hold: the cursor step indexes segments with 32-bit
+ * float offsets (16 a segment). */
+#define CLIP_MAX_KEYS (1u << 27)
+
 /* Null keys past the last real key (see struct rune_clip). */
 #define CLIP_NULL_KEYS 1
 

@@ -15,6 +15,7 @@
 
 typedef void (*kernel_fn)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float,
                           rune_sample_chunk *, size_t);
+typedef size_t (*advance_fn)(const clip_segment *, uint32_t *, size_t, float, float *, float *, uint8_t *);
 
 struct rune_sample_cache {
     rune_allocator alloc;
@@ -23,6 +24,8 @@ struct rune_sample_cache {
     size_t lanes, padded;
     rune_simd_level level;
     kernel_fn kernel;
+    advance_fn advance;
+    uint8_t *bad;   /* per lane, scratch of refill (after key[]) */
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
@@ -90,16 +93,25 @@ int rune_simd_from_name(const char *name)
     return -1;
 }
 
-static kernel_fn kernel_for(rune_simd_level level)
+static void kernels_for(rune_simd_level level, kernel_fn *kernel, advance_fn *advance)
 {
     switch (level) {
 #if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return rune__sample_kernel_avx512;
-    case RUNE_SIMD_AVX2_FMA: return rune__sample_kernel_avx2fma;
-    case RUNE_SIMD_AVX2: return rune__sample_kernel_avx2;
-    case RUNE_SIMD_SSE2: return rune__sample_kernel_sse2;
+    case RUNE_SIMD_AVX512:
+        *kernel = rune__sample_kernel_avx512, *advance = rune__sample_advance_avx512;
+        return;
+    case RUNE_SIMD_AVX2_FMA:
+        *kernel = rune__sample_kernel_avx2fma, *advance = rune__sample_advance_avx2fma;
+        return;
+    case RUNE_SIMD_AVX2:
+        *kernel = rune__sample_kernel_avx2, *advance = rune__sample_advance_avx2;
+        return;
+    case RUNE_SIMD_SSE2:
+        *kernel = rune__sample_kernel_sse2, *advance = rune__sample_advance_sse2;
+        return;
 #endif
-    default: return rune__sample_kernel_scalar;
+    default:
+        *kernel = rune__sample_kernel_scalar, *advance = rune__sample_advance_scalar;
     }
 }
 
@@ -159,29 +171,32 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
 static void refill(rune_sample_cache *c, float t)
 {
     const clip_segment *seg = c->clip->segments;
-    const bool eased = c->clip->any_eased;
-    float lo = -INFINITY, hi = INFINITY;
-    bool exact = false;
-    for (size_t i = 0; i < c->lanes; i++) {
+    float lo, hi;
+    /* every lane one step at most, in the kernel's own instruction set;
+     * the rest (a seek, playing backwards, a long dt) lane by lane */
+    size_t bad = c->advance(seg, c->key, c->lanes, t, &lo, &hi, c->bad);
+    for (size_t i = 0; bad && i < c->lanes; i++) {
+        if (!c->bad[i])
+            continue;
+        bad--;
         uint32_t k = c->key[i];
-        if (!(t >= seg[k].time && t < seg[k].end)) {
-            for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
-                k++;
-            for (int s = 0; s < MAX_STEPS && t < seg[k].time && k > 0 && seg[k - 1].end == seg[k].time; s++)
-                k--;
-            if (!(t >= seg[k].time && t < seg[k].end)) {
-                int32_t tr = track_of(c, i);
-                if (tr >= 0)
-                    locate(c, i, &c->clip->tracks[tr], t, &lo, &hi);
-                exact |= eased && !c->clip->key_fast[c->key[i]];
-                continue;
-            }
+        for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
+            k++;
+        for (int s = 0; s < MAX_STEPS && t < seg[k].time && k > 0 && seg[k - 1].end == seg[k].time; s++)
+            k--;
+        if (t >= seg[k].time && t < seg[k].end) {
             c->key[i] = k;
+            lo = seg[k].time > lo ? seg[k].time : lo;
+            hi = seg[k].end < hi ? seg[k].end : hi;
+            continue;
         }
-        lo = seg[k].time > lo ? seg[k].time : lo;
-        hi = seg[k].end < hi ? seg[k].end : hi;
-        exact |= eased && !c->clip->key_fast[k];
+        int32_t tr = track_of(c, i);
+        if (tr >= 0)
+            locate(c, i, &c->clip->tracks[tr], t, &lo, &hi);
     }
+    bool exact = false;
+    for (size_t i = 0; c->clip->any_eased && !exact && i < c->lanes; i++)
+        exact = !c->clip->key_fast[c->key[i]];
     c->lo = lo;
     c->hi = hi;
     c->any_exact = exact;
@@ -211,7 +226,7 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
         padded = KERNEL_LANES;
     if (padded > (SIZE_MAX - sizeof(rune_sample_cache)) / sizeof(uint32_t))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c + padded * sizeof(uint32_t));
+    rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c + padded * (sizeof(uint32_t) + 1));
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     c->alloc = *alloc;
@@ -220,7 +235,8 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     c->lanes = lanes;
     c->padded = padded;
     c->level = rune_simd_resolve(level);
-    c->kernel = kernel_for(c->level);
+    kernels_for(c->level, &c->kernel, &c->advance);
+    c->bad = (uint8_t *)(c->key + padded);
     rune_sample_cache_reset(c);
     *out = c;
     return RUNE_OK;
@@ -237,7 +253,7 @@ void rune_sample_cache_destroy(rune_sample_cache *c)
     if (!c)
         return;
     rune_allocator a = c->alloc;
-    rune__free(&a, c, 1, sizeof *c + c->padded * sizeof(uint32_t));
+    rune__free(&a, c, 1, sizeof *c + c->padded * (sizeof(uint32_t) + 1));
 }
 
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *c) { return c->clip; }

@@ -154,3 +154,38 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
         out->qw[i] = cs * g.qw[i] + su * g.vw[i];
     }
 }
+
+/* One lane of rune__sample_advance; true when it holds t. */
+static inline bool advance_lane(const float *f, uint32_t *key, float t, float *lo, float *hi)
+{
+    /* 32-bit offsets (clips hold fewer than 2^27 keys) */
+    int32_t k = (int32_t)*key;
+    int32_t k1 = k + (t >= f[16 * k + 7] ? 1 : 0);
+    float start = f[16 * k1 + 6], end = f[16 * k1 + 7];
+    if (!(t >= start && t < end))
+        return false;
+    *key = (uint32_t)k1;
+    *lo = start > *lo ? start : *lo;
+    *hi = end < *hi ? end : *hi;
+    return true;
+}
+
+size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t *key, size_t n, float t, float *lo_out,
+                                    float *hi_out, uint8_t *bad)
+{
+    /* a segment is 16 floats: its time at 6, its end at 7 (clip_segment) */
+    const float *f = &segments->x;
+    float lo = -INFINITY, hi = INFINITY;
+    size_t nbad = 0;
+    /* "omp simd": lanes are independent; the compiler turns the segment
+     * reads into gathers where the instruction set has them */
+#pragma omp simd reduction(max : lo) reduction(min : hi) reduction(+ : nbad)
+    for (size_t j = 0; j < n; j++) {
+        bool ok = advance_lane(f, &key[j], t, &lo, &hi);
+        bad[j] = (uint8_t)!ok;
+        nbad += !ok;
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+    return nbad;
+}

@@ -10,20 +10,20 @@ mix_kernels rune__mix_kernels(rune_simd_level level)
     switch (rune_simd_resolve(level)) {
 #if defined(RUNE_HAVE_X86_KERNELS)
     case RUNE_SIMD_AVX512:
-        return (mix_kernels){rune__mix_accumulate_avx512, rune__mix_mean_avx512, rune__mix_overlay_avx512,
+        return (mix_kernels){rune__mix_accumulate_avx512, rune__mix_accumulate2_avx512, rune__mix_mean_avx512, rune__mix_overlay_avx512,
                              rune__mix_add_avx512};
     case RUNE_SIMD_AVX2_FMA:
-        return (mix_kernels){rune__mix_accumulate_avx2fma, rune__mix_mean_avx2fma, rune__mix_overlay_avx2fma,
+        return (mix_kernels){rune__mix_accumulate_avx2fma, rune__mix_accumulate2_avx2fma, rune__mix_mean_avx2fma, rune__mix_overlay_avx2fma,
                              rune__mix_add_avx2fma};
     case RUNE_SIMD_AVX2:
-        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_mean_avx2, rune__mix_overlay_avx2,
+        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_accumulate2_avx2, rune__mix_mean_avx2, rune__mix_overlay_avx2,
                              rune__mix_add_avx2};
     case RUNE_SIMD_SSE2:
-        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_mean_sse2, rune__mix_overlay_sse2,
+        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_accumulate2_sse2, rune__mix_mean_sse2, rune__mix_overlay_sse2,
                              rune__mix_add_sse2};
 #endif
     default:
-        return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_mean_scalar, rune__mix_overlay_scalar,
+        return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_accumulate2_scalar, rune__mix_mean_scalar, rune__mix_overlay_scalar,
                              rune__mix_add_scalar};
     }
 }

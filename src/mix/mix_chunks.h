@@ -10,6 +10,7 @@
 /* The mixing kernels of one instruction set. */
 typedef struct mix_kernels {
     void (*accumulate)(const mix_view *, const mix_view *, float, bool, size_t);
+    void (*accumulate2)(const mix_view *, const mix_view *, float, const mix_view *, float, bool, size_t);
     void (*mean)(const mix_view *, const mix_view *, size_t);
     size_t (*overlay)(const mix_view *, const float *, const float *, const mix_view *, float *, size_t);
     size_t (*add)(const mix_view *, const mix_view *, const mix_view *, const float *, float *, size_t);

@@ -83,6 +83,51 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
     }
 }
 
+/* A sample's share of a lane: clamp(weight * coverage, 0, 1), shares too
+ * small to show counting as none. */
+static inline float lane_share(float weight, float c)
+{
+    float share = weight * c;
+    return share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+}
+
+void KERNEL(rune__mix_accumulate2)(const mix_view *acc, const mix_view *a, float wa, const mix_view *b, float wb,
+                                   bool first, size_t n)
+{
+    float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz, *aqw = acc->qw;
+    float *ac = acc->c;
+    const float *x0 = a->x, *y0 = a->y, *z0 = a->z, *qx0 = a->qx, *qy0 = a->qy, *qz0 = a->qz, *qw0 = a->qw, *c0 = a->c;
+    const float *x1 = b->x, *y1 = b->y, *z1 = b->z, *qx1 = b->qx, *qy1 = b->qy, *qz1 = b->qz, *qw1 = b->qw, *c1 = b->c;
+    if (first) { /* the sums start from sample a */
+#pragma omp simd
+        for (size_t i = 0; i < n; i++) {
+            float s0 = lane_share(wa, c0[i]), s1 = lane_share(wb, c1[i]);
+            float sqx = s0 * qx0[i], sqy = s0 * qy0[i], sqz = s0 * qz0[i], sqw = s0 * qw0[i];
+            float d = sqx * qx1[i] + sqy * qy1[i] + sqz * qz1[i] + sqw * qw1[i];
+            float ss = d < 0.0f ? -s1 : s1;
+            aqx[i] = sqx + ss * qx1[i], aqy[i] = sqy + ss * qy1[i], aqz[i] = sqz + ss * qz1[i];
+            aqw[i] = sqw + ss * qw1[i];
+            ax[i] = s0 * x0[i] + s1 * x1[i], ay[i] = s0 * y0[i] + s1 * y1[i], az[i] = s0 * z0[i] + s1 * z1[i];
+            ac[i] = s0 + s1;
+        }
+        return;
+    }
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float s0 = lane_share(wa, c0[i]), s1 = lane_share(wb, c1[i]);
+        float sqx = aqx[i], sqy = aqy[i], sqz = aqz[i], sqw = aqw[i];
+        float d = sqx * qx0[i] + sqy * qy0[i] + sqz * qz0[i] + sqw * qw0[i];
+        float ss = d < 0.0f ? -s0 : s0;
+        sqx += ss * qx0[i], sqy += ss * qy0[i], sqz += ss * qz0[i], sqw += ss * qw0[i];
+        d = sqx * qx1[i] + sqy * qy1[i] + sqz * qz1[i] + sqw * qw1[i];
+        ss = d < 0.0f ? -s1 : s1;
+        aqx[i] = sqx + ss * qx1[i], aqy[i] = sqy + ss * qy1[i], aqz[i] = sqz + ss * qz1[i], aqw[i] = sqw + ss * qw1[i];
+        ax[i] = (ax[i] + s0 * x0[i]) + s1 * x1[i], ay[i] = (ay[i] + s0 * y0[i]) + s1 * y1[i];
+        az[i] = (az[i] + s0 * z0[i]) + s1 * z1[i];
+        ac[i] = (ac[i] + s0) + s1;
+    }
+}
+
 /* The guarded division takes x + (ok ? 0 : 1), not (ok ? x : 1), for the
  * reason lane_quat.h gives. */
 void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)

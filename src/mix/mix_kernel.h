@@ -51,6 +51,13 @@ extern const float rune__mix_ones[RUNE_SAMPLE_CHUNK];
 KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view *sample, float weight, bool first,
                                              size_t n));
 
+/* rune__mix_accumulate of sample a then sample b in one pass over the
+ * sums: the same operations in the same order (the same bits without FMA;
+ * with it, within the levels' 2 ulps), for unscaled samples and sums, as
+ * finished poses are. */
+KERNEL_DECLARE(void, rune__mix_accumulate2, (const mix_view *acc, const mix_view *a, float wa, const mix_view *b,
+                                              float wb, bool first, size_t n));
+
 /* Each lane's mean from the sums in `acc`: t / sum, the normalized
  * rotation sum (identity when about 0 or not finite), scale / sum (only
  * when acc->scaled), coverage clamp(sum, 0, 1); lanes with no share get

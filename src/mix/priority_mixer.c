@@ -77,6 +77,18 @@ static bool accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, 
         const rune_contribution *c = &cs[idx ? idx[i] : i];
         if (!c->pose && !c->track)
             continue;
+        /* two finished poses in one pass over the sums (the common case of
+         * blend spaces and cross-fades): half the traffic */
+        const rune_contribution *d = i + 1 < count ? &cs[idx ? idx[i + 1] : i + 1] : NULL;
+        if (c->pose && d && d->pose && !c->pose->scaled && !d->pose->scaled && (!started || !acc->scaled)) {
+            mix_view a = rune__pose_view(c->pose, first), b = rune__pose_view(d->pose, first);
+            k->accumulate2(acc, &a, isfinite(c->weight) ? c->weight : 0.0f, &b, isfinite(d->weight) ? d->weight : 0.0f,
+                           !started, lanes);
+            acc->scaled = false;
+            started = true;
+            i++;
+            continue;
+        }
         mix_view v = contribution_view(c, first, n, lanes, &scratch);
         k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
         acc->scaled = (started && acc->scaled) || v.scaled;

@@ -8,6 +8,7 @@
 #include "../math/lane_quat.h"
 
 #include <float.h>
+#include <string.h>
 
 #if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
 #include <immintrin.h>
@@ -77,31 +78,86 @@ static inline __m128 clamp_column(__m128 v)
     return _mm_max_ps(_mm_min_ps(v, _mm_set1_ps(RUNE_MAX_MAGNITUDE)), _mm_set1_ps(-RUNE_MAX_MAGNITUDE));
 }
 
+/* One joint: four-float columns, 12 broadcast operands. */
+static inline __attribute__((always_inline)) void chain_one(const local_out *local, size_t i, const float *p, bool clamp, float *out)
+{
+    const float *l[12];
+    for (int e = 0; e < 12; e++)
+        l[e] = &local->m[e][i];
+    /* column c of model(parent) * local = sum over k of parent column k
+     * times local element (k, c); the translation adds the parent's */
+    __m128 p0 = _mm_loadu_ps(p), p1 = _mm_loadu_ps(p + 4), p2 = _mm_loadu_ps(p + 8), p3 = _mm_loadu_ps(p + 12);
+    __m128 c0 = MADD(p2, _mm_set1_ps(*l[2]), MADD(p1, _mm_set1_ps(*l[1]), _mm_mul_ps(p0, _mm_set1_ps(*l[0]))));
+    __m128 c1 = MADD(p2, _mm_set1_ps(*l[5]), MADD(p1, _mm_set1_ps(*l[4]), _mm_mul_ps(p0, _mm_set1_ps(*l[3]))));
+    __m128 c2 = MADD(p2, _mm_set1_ps(*l[8]), MADD(p1, _mm_set1_ps(*l[7]), _mm_mul_ps(p0, _mm_set1_ps(*l[6]))));
+    __m128 c3 = MADD(p2, _mm_set1_ps(*l[11]), MADD(p1, _mm_set1_ps(*l[10]), MADD(p0, _mm_set1_ps(*l[9]), p3)));
+    if (clamp) {
+        c0 = clamp_column(c0), c1 = clamp_column(c1), c2 = clamp_column(c2);
+        c3 = clamp_column(c3); /* its w is 0 + 0 + 0 + 1: exactly 1, kept */
+    }
+    _mm_storeu_ps(out, c0);
+    _mm_storeu_ps(out + 4, c1);
+    _mm_storeu_ps(out + 8, c2);
+    _mm_storeu_ps(out + 12, c3);
+}
+
+#if defined(KERNEL_GATHER_AVX2)
+#if defined(__FMA__)
+#define MADD8(a, b, c) _mm256_fmadd_ps(a, b, c)
+#else
+#define MADD8(a, b, c) _mm256_add_ps(_mm256_mul_ps(a, b), c)
+#endif
+
+/* Two joints side by side, neither the other's parent: each column pair in
+ * one 8-float register ([joint i | joint i + 1]). Their local elements sit
+ * next to each other (lanes i, i + 1), so one 8-byte broadcast and one
+ * in-lane permute give [l_i x4 | l_i+1 x4]: half the loads of chain_one,
+ * the same arithmetic in the same order. */
+static inline __attribute__((always_inline)) void chain_two(const local_out *local, size_t i, const float *pa, const float *pb, bool clamp,
+                             float *oa, float *ob)
+{
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    __m256 l[12];
+    for (int e = 0; e < 12; e++) {
+        double pair; /* lanes i, i + 1 as 8 bytes (memcpy: i may be odd, so unaligned) */
+        memcpy(&pair, &local->m[e][i], sizeof pair);
+        l[e] = _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_set1_pd(pair)), spread);
+    }
+    __m256 p[4];
+    for (int k = 0; k < 4; k++)
+        p[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pa + 4 * k)), _mm_loadu_ps(pb + 4 * k), 1);
+    __m256 c[4];
+    for (int k = 0; k < 3; k++)
+        c[k] = MADD8(p[2], l[3 * k + 2], MADD8(p[1], l[3 * k + 1], _mm256_mul_ps(p[0], l[3 * k])));
+    c[3] = MADD8(p[2], l[11], MADD8(p[1], l[10], MADD8(p[0], l[9], p[3])));
+    for (int k = 0; k < 4; k++) {
+        if (clamp)
+            c[k] = _mm256_max_ps(_mm256_min_ps(c[k], _mm256_set1_ps(RUNE_MAX_MAGNITUDE)),
+                                 _mm256_set1_ps(-RUNE_MAX_MAGNITUDE));
+        _mm_storeu_ps(oa + 4 * k, _mm256_castps256_ps128(c[k]));
+        _mm_storeu_ps(ob + 4 * k, _mm256_extractf128_ps(c[k], 1));
+    }
+}
+#endif
+
 void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
                                rune_mat4 *model)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
         size_t j = first + i;
-        const float *l[12];
-        for (int e = 0; e < 12; e++)
-            l[e] = &local->m[e][i];
-        float *out = model[j].m;
-        /* column c of model(parent) * local = sum over k of parent column
-         * k times local element (k, c); the translation adds the parent's */
         const float *p = parent[j] < 0 ? identity : model[parent[j]].m;
-        __m128 p0 = _mm_loadu_ps(p), p1 = _mm_loadu_ps(p + 4), p2 = _mm_loadu_ps(p + 8), p3 = _mm_loadu_ps(p + 12);
-        __m128 c0 = MADD(p2, _mm_set1_ps(*l[2]), MADD(p1, _mm_set1_ps(*l[1]), _mm_mul_ps(p0, _mm_set1_ps(*l[0]))));
-        __m128 c1 = MADD(p2, _mm_set1_ps(*l[5]), MADD(p1, _mm_set1_ps(*l[4]), _mm_mul_ps(p0, _mm_set1_ps(*l[3]))));
-        __m128 c2 = MADD(p2, _mm_set1_ps(*l[8]), MADD(p1, _mm_set1_ps(*l[7]), _mm_mul_ps(p0, _mm_set1_ps(*l[6]))));
-        __m128 c3 = MADD(p2, _mm_set1_ps(*l[11]), MADD(p1, _mm_set1_ps(*l[10]), MADD(p0, _mm_set1_ps(*l[9]), p3)));
-        if (clamp) {
-            c0 = clamp_column(c0), c1 = clamp_column(c1), c2 = clamp_column(c2);
-            c3 = clamp_column(c3); /* its w is 0 + 0 + 0 + 1: exactly 1, kept */
+#if defined(KERNEL_GATHER_AVX2)
+        /* siblings (and any joint whose parent is not the one before it)
+         * go two at a time */
+        if (i + 1 < n && parent[j + 1] != (int32_t)j) {
+            const float *pb = parent[j + 1] < 0 ? identity : model[parent[j + 1]].m;
+            chain_two(local, i, p, pb, clamp, model[j].m, model[j + 1].m);
+            i += 2;
+            continue;
         }
-        _mm_storeu_ps(out, c0);
-        _mm_storeu_ps(out + 4, c1);
-        _mm_storeu_ps(out + 8, c2);
-        _mm_storeu_ps(out + 12, c3);
+#endif
+        chain_one(local, i, p, clamp, model[j].m);
+        i++;
     }
 }
 #else

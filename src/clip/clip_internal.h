@@ -4,6 +4,7 @@
 #define RUNE_SRC_CLIP_INTERNAL_H
 
 #include "rune/clip.h"
+#include "sample_dest.h"
 
 /* Keys a clip may hold: the cursor step indexes segments with 32-bit
  * float offsets (16 a segment). */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef void (*kernel_fn)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float,
-                          rune_sample_chunk *, size_t);
+                          const sample_dest *, size_t);
 typedef size_t (*advance_fn)(const clip_segment *, uint32_t *, size_t, float, float *, float *, uint8_t *);
 
 struct rune_sample_cache {
@@ -271,7 +271,7 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c)
 
 /* Scale, for clips with scale keys: linear along each lane's segment, with
  * the kernel's u (eased lanes are redone by the exact sampler after). */
-static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, rune_sample_chunk *o, size_t lanes)
+static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, const sample_dest *o, size_t lanes)
 {
     const clip_segment *seg = clip->segments;
     const clip_scale_segment *sc = clip->scales;
@@ -284,14 +284,12 @@ static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, ru
         o->sy[i] = s->y + s->dy * u;
         o->sz[i] = s->z + s->dz * u;
     }
-    o->scaled = true;
 }
 
-void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
+bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *o)
 {
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
-        return; /* a misaligned chunk would read past the padded lanes */
-    o->scaled = false; /* unscaled clips leave sx, sy, sz unwritten */
+        return false; /* a misaligned chunk would read past the padded lanes */
     if (count > RUNE_SAMPLE_CHUNK)
         count = RUNE_SAMPLE_CHUNK;
     if (count > c->lanes - first)
@@ -302,13 +300,27 @@ void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
     c->kernel(c->clip->segments, c->clip->covers, &c->key[first], t, o, lanes);
-    if (c->clip->scales)
+    bool scaled = c->clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
+    if (scaled)
         sample_scale(c->clip, &c->key[first], t, o, lanes);
     for (size_t i = 0; c->any_exact && i < count; i++) {
         if (c->clip->key_fast[c->key[first + i]])
             continue;
         rune_key_sample s;
         rune_clip_sample_track(c->clip, (size_t)track_of(c, first + i), t, &s);
-        rune_sample_chunk_set(o, i, &s);
+        o->x[i] = s.t.x, o->y[i] = s.t.y, o->z[i] = s.t.z;
+        o->qx[i] = s.r.x, o->qy[i] = s.r.y, o->qz[i] = s.r.z, o->qw[i] = s.r.w;
+        o->weight[i] = s.weight, o->mask[i] = s.mask_weight, o->coverage[i] = s.coverage;
+        if (scaled) /* without scale keys an exact lane's scale is 1 too */
+            o->sx[i] = s.s.x, o->sy[i] = s.s.y, o->sz[i] = s.s.z;
     }
+    return scaled;
+}
+
+void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
+{
+    if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
+        return; /* a chunk past the lanes is left as it is */
+    sample_dest d = rune__chunk_dest(o);
+    o->scaled = rune__sample_cache_sample_to(c, t, first, count, &d);
 }

@@ -123,8 +123,11 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 #endif
 
 void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segment_cover *covers,
-                                 const uint32_t *key, float t, rune_sample_chunk *restrict out, size_t n)
+                                 const uint32_t *key, float t, const sample_dest *out, size_t n)
 {
+    float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z, *restrict qx = out->qx;
+    float *restrict qy = out->qy, *restrict qz = out->qz, *restrict qw = out->qw, *restrict weight = out->weight;
+    float *restrict mask = out->mask, *restrict coverage = out->coverage;
     _Alignas(32) gathered g;
     gather(segments, covers, key, n, &g);
     /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
@@ -133,14 +136,14 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
     for (size_t i = 0; i < n; i++) {
         float u = (t - g.time[i]) / (g.end[i] - g.time[i]); /* as the exact sampler does */
         u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f; /* NaN: 0; selects vectorize, fminf does not */
-        out->x[i] = g.x[i] + g.dx[i] * u;
-        out->y[i] = g.y[i] + g.dy[i] * u;
-        out->z[i] = g.z[i] + g.dz[i] * u;
+        x[i] = g.x[i] + g.dx[i] * u;
+        y[i] = g.y[i] + g.dy[i] * u;
+        z[i] = g.z[i] + g.dz[i] * u;
         float w = g.w[i] + g.dw[i] * u, m = g.m[i] + g.dm[i] * u;
-        out->weight[i] = w;
-        out->mask[i] = m;
+        weight[i] = w;
+        mask[i] = m;
         float c = w * (1.0f - m);
-        out->coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
+        coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
         /* phi^2, then cos(phi) and sinc(phi) by Horner in phi^2 */
         float p2 = u * u * (g.vx[i] * g.vx[i] + g.vy[i] * g.vy[i] + g.vz[i] * g.vz[i] + g.vw[i] * g.vw[i]);
         float cs = 1.0f + p2 * (-1.0f / 2.0f + p2 * (1.0f / 24.0f + p2 * (-1.0f / 720.0f +
@@ -148,10 +151,10 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
         float sc = 1.0f + p2 * (-1.0f / 6.0f + p2 * (1.0f / 120.0f + p2 * (-1.0f / 5040.0f +
                    p2 * (1.0f / 362880.0f + p2 * (-1.0f / 39916800.0f + p2 * (1.0f / 6227020800.0f))))));
         float su = sc * u;
-        out->qx[i] = cs * g.qx[i] + su * g.vx[i];
-        out->qy[i] = cs * g.qy[i] + su * g.vy[i];
-        out->qz[i] = cs * g.qz[i] + su * g.vz[i];
-        out->qw[i] = cs * g.qw[i] + su * g.vw[i];
+        qx[i] = cs * g.qx[i] + su * g.vx[i];
+        qy[i] = cs * g.qy[i] + su * g.vy[i];
+        qz[i] = cs * g.qz[i] + su * g.vz[i];
+        qw[i] = cs * g.qw[i] + su * g.vw[i];
     }
 }
 

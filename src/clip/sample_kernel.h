@@ -14,7 +14,7 @@
  * are the caller's to fix up. */
 KERNEL_DECLARE(void, rune__sample_kernel,
                (const clip_segment *segments, const clip_segment_cover *covers, const uint32_t *key, float t,
-                rune_sample_chunk *out, size_t n));
+                const sample_dest *out, size_t n));
 
 /* The cursors' common move, branch-free over lanes [0, n): a lane whose
  * segment ended by t steps one segment on (a finite end means the next

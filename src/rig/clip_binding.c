@@ -3,6 +3,7 @@
  * cache keyed by clip, layout signature and retarget mapping. */
 #include "rune/rig.h"
 #include "../base/alloc.h"
+#include "../clip/sample_dest.h"
 
 #include <string.h>
 
@@ -154,14 +155,27 @@ size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache
 void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache, float t, rune_pose *pose)
 {
     size_t joints = pose->count < b->joint_count ? pose->count : b->joint_count;
-    rune_sample_chunk s; /* on the stack: stays in L1 between kernel and copy */
-    if (pose->scaled) { /* unscaled chunks leave the scale channels alone: they must be 1 */
+    if (pose->scaled) { /* unscaled samples leave the scale channels alone: they must be 1 */
         for (size_t j = 0; j < pose->stride; j++)
             pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
         pose->scaled = false;
     }
+    bool direct = rune_binding_sampler_matches(b, cache);
     for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
         size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
+        if (direct) {
+            /* the kernel writes the pose's own channels (their padding to
+             * RUNE_POSE_LANES covers the kernel's padded lanes); weight
+             * and mask, which a pose does not keep, go to scratch */
+            float weight[RUNE_SAMPLE_CHUNK], mask[RUNE_SAMPLE_CHUNK];
+            sample_dest d = {pose->tx + first, pose->ty + first, pose->tz + first, pose->qx + first,
+                             pose->qy + first, pose->qz + first, pose->qw + first, pose->sx + first,
+                             pose->sy + first, pose->sz + first, weight,           mask,
+                             pose->coverage + first};
+            pose->scaled |= rune__sample_cache_sample_to(cache, t, first, n, &d);
+            continue;
+        }
+        rune_sample_chunk s;
         n = rune_binding_sample_chunk(b, cache, t, first, n, &s);
         const float *from[11] = {s.x, s.y, s.z, s.qx, s.qy, s.qz, s.qw, s.coverage, s.sx, s.sy, s.sz};
         float *const to[11] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy, pose->qz,

@@ -1,0 +1,27 @@
+/* What the clip stage lends the rig stage to sample straight into a pose:
+ * the batch sampler's destination as channel pointers. */
+#ifndef RUNE_SRC_CLIP_SAMPLE_DEST_H
+#define RUNE_SRC_CLIP_SAMPLE_DEST_H
+
+#include "rune/clip.h"
+
+/* Where the batch sampler writes: channel pointers at the chunk's first
+ * lane -- a rune_sample_chunk's arrays, or a pose's own channels (no copy
+ * between them). Lanes up to the kernel's padded count are written. */
+typedef struct sample_dest {
+    float *x, *y, *z, *qx, *qy, *qz, *qw, *sx, *sy, *sz, *weight, *mask, *coverage;
+} sample_dest;
+
+static inline sample_dest rune__chunk_dest(rune_sample_chunk *c)
+{
+    return (sample_dest){c->x,  c->y,  c->z,  c->qx,     c->qy,   c->qz,      c->qw,
+                         c->sx, c->sy, c->sz, c->weight, c->mask, c->coverage};
+}
+
+/* rune_sample_cache_sample into `d`; returns whether it wrote scale (the
+ * clip has scale keys; otherwise sx, sy, sz are left alone and mean 1).
+ * Nothing is written for a chunk past the lanes or not on a chunk
+ * boundary. */
+bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *d);
+
+#endif

@@ -34,7 +34,7 @@ bench_timing bench_measure(bench_fn fn, void *ctx, int samples, double sample_s,
             break;
         batch = took > 0 && took * 8 > sample_s ? (size_t)((double)batch * sample_s / took) + 1 : batch * 8;
     }
-    double per[64];
+    double per[64] = {0};
     if (samples > 64)
         samples = 64;
     if (samples < 1)

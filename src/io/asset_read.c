@@ -10,6 +10,8 @@
 #include "../base/alloc.h"
 #include "../base/arena.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,10 +207,16 @@ static rune_status clip_arrays(reader *r, const section *s, size_t index, clip_v
     return RUNE_OK;
 }
 
-static rune_status clip_fail(reader *r, size_t index, const char *id, const char *fmt, size_t n)
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static rune_status clip_fail(reader *r, size_t index, const char *id, const char *fmt, ...)
 {
     char what[160];
-    snprintf(what, sizeof what, fmt, n);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     return rune_fail(r->err, RUNE_E_PARSE, "%s: clip section %zu (\"%s\"): %s", r->name, index, id, what);
 }
 
@@ -279,7 +287,7 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
         return st;
     const char *id = string_at(r, v.id);
     if (!id || !id[0])
-        return clip_fail(r, index, "?", "its id is not a string of the strings section", 0);
+        return clip_fail(r, index, "?", "its id is not a string of the strings section");
     for (size_t k = 0; k < index; k++)
         if (strcmp(rune_clip_id(r->a->clips[k]), id) == 0)
             return clip_fail(r, index, id, "its id repeats clip section %zu", k);

@@ -289,6 +289,6 @@ bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t wha
     if (!bad && !(isfinite(r->time) && fabs(r->time) <= FLT_MAX))
         bad = "time";
     if (bad && what)
-        snprintf(what, what_size, "%s%s", r->pose && bad == name ? "pose " : "", bad);
+        snprintf(what, what_size, "%s%s", bad == name ? "pose " : "", bad);
     return !bad;
 }

@@ -13,6 +13,9 @@
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/* Component a (0 x, 1 y, 2 z) of a vector. */
+static double axis_of(rune_vec3 v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
+
 /* Cells of a frame span half a frame either side of its x: bands and heat
  * maps are drawn clipped to their box (cairo_restore ends it). */
 static void clip_to(cairo_t *cr, box b)
@@ -33,7 +36,7 @@ static void view_axes(const timeline *t, int *up, int *front, int *side, double 
         lo[a] = INFINITY, hi[a] = -INFINITY;
     for (size_t i = 0; i < t->frames * t->joints; i++)
         for (int a = 0; a < 3; a++) {
-            double v = (&t->pos[i].x)[a];
+            double v = axis_of(t->pos[i], a);
             lo[a] = fmin(lo[a], v), hi[a] = fmax(hi[a], v);
         }
     double ext[3];
@@ -80,8 +83,8 @@ static void skeleton_row(const sheet *s, box row, int ax, int ay, const double l
         if (t->frames == 0)
             continue;
         const rune_vec3 *p = &t->pos[f * t->joints];
-#define PX(j) (b.x + b.w / 2 + ((&p[j].x)[ax] - cx) * scale)
-#define PY(j) (b.y + (b.h - 16) / 2 - ((&p[j].x)[ay] - cy) * scale)
+#define PX(j) (b.x + b.w / 2 + (axis_of(p[j], ax) - cx) * scale)
+#define PY(j) (b.y + (b.h - 16) / 2 - (axis_of(p[j], ay) - cy) * scale)
         cairo_set_line_width(cr, t->joints > 60 ? 1.2 : 2.0);
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.25);
         for (size_t j = 0; j < t->joints; j++)
@@ -485,7 +488,7 @@ static void draw_blend(const sheet *s, box b)
         double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
         for (size_t k = 0; k < bl->sample_count; k++)
             for (int d = 0; d < 2; d++)
-                lo[d] = fmin(lo[d], (&bl->pos[k].x)[d]), hi[d] = fmax(hi[d], (&bl->pos[k].x)[d]);
+                lo[d] = fmin(lo[d], d ? bl->pos[k].y : bl->pos[k].x), hi[d] = fmax(hi[d], d ? bl->pos[k].y : bl->pos[k].x);
         for (size_t f = 0; f < t->frames; f++)
             if (bl->live[f])
                 for (int d = 0; d < bl->dims; d++)

@@ -114,6 +114,35 @@ static void write_data(FILE *f, const timeline *t)
         floats(f, l->weight, F, 1);
         fputc('}', f);
     }
+    fputs("],\n\"root\":", f);
+    floats(f, t->root, 3 * F, 1);
+    fputs(",\n\"blends\":[", f);
+    for (size_t i = 0; i < t->blend_count; i++) {
+        const tl_blend *b = &t->blends[i];
+        fputs(i ? ",{\"label\":" : "{\"label\":", f);
+        str(f, b->label);
+        fprintf(f, ",\"dims\":%d,\"params\":[", b->dims);
+        str(f, b->param_names[0]);
+        fputc(',', f);
+        str(f, b->param_names[1]);
+        fputs("],\"samples\":[", f);
+        for (size_t k = 0; k < b->sample_count; k++) {
+            fputs(k ? ",{\"name\":" : "{\"name\":", f);
+            str(f, b->sample_names[k]);
+            fprintf(f, ",\"x\":%.7g,\"y\":%.7g}", b->pos[k].x, b->pos[k].y);
+        }
+        fputs("],\"param\":", f);
+        floats(f, b->param, 2 * F, 1);
+        fputs(",\"weight\":[", f);
+        for (size_t k = 0; k < b->sample_count; k++) {
+            fputs(k ? "," : "", f);
+            floats(f, b->weight + k, F, TL_MAX_SAMPLES);
+        }
+        fputs("],\"live\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", b->live[fr] ? 1 : 0);
+        fputs("]}", f);
+    }
     fputs("],\n\"events\":[", f);
     static const char *const kinds[] = {"marker", "loop", "stopped"};
     for (size_t i = 0; i < t->event_count; i++) {

@@ -218,6 +218,56 @@ static void test_graph_frames_allocate_nothing(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* What tools read of a layer (rune_graph_layer_view_of): the state, the
+ * state faded from and how far, and a fade that starts from the frozen
+ * pose of an interrupted transition. Worked by hand: a 0.3 s transition
+ * A -> B on a trigger, interruptible; a second trigger mid-way sends B
+ * back to A from the frozen pose. */
+static void test_layer_view(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, -1, "A"}, {w.motion[1], 1, -1, "B"}};
+    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc ts[2] = {{0, 1, 0.3f, false, 0, true, &go, 1}, {1, 0, 0.3f, false, 0, true, &go, 1}};
+    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 0.8f, states, 2, 0, ts, 2, NULL, 0, NULL};
+    rune_graph_desc d = {params, 1, &layer, 1, NULL};
+    rune_graph *g;
+    rune_graph_instance *inst;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
+    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
+    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    rune_graph_update(inst, 0.1f, NULL, 0);
+    rune_graph_layer_view v = rune_graph_layer_view_of(inst, 0);
+    assert_int_equal(v.state, 0); /* A, not fading */
+    assert_int_equal(v.from_state, -1);
+    assert_true(v.alpha == 1.0f && !v.interrupted);
+    assert_true(fabsf(v.weight - 0.8f) < 1e-6f);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.1f, NULL, 0); /* A -> B starts at the end of this update */
+    v = rune_graph_layer_view_of(inst, 0);
+    assert_int_equal(v.state, 1);
+    assert_int_equal(v.from_state, 0);
+    assert_true(v.alpha == 0.0f && !v.interrupted);
+    rune_graph_update(inst, 0.1f, NULL, 0); /* 0.1 s of 0.3 into the fade */
+    v = rune_graph_layer_view_of(inst, 0);
+    assert_true(v.alpha > 0.0f && v.alpha < 1.0f && v.from_state == 0 && !v.interrupted);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.05f, NULL, 0); /* interrupted: B -> A from the frozen pose */
+    v = rune_graph_layer_view_of(inst, 0);
+    assert_int_equal(v.state, 0);
+    assert_int_equal(v.from_state, -1);
+    assert_true(v.interrupted && v.alpha < 1.0f);
+    rune_graph_update(inst, 1.0f, NULL, 0); /* the fade is over */
+    v = rune_graph_layer_view_of(inst, 0);
+    assert_true(v.alpha == 1.0f && !v.interrupted && v.from_state == -1);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_sync_map_time),
         cmocka_unit_test(test_graph_validation),
         cmocka_unit_test(test_graph_frames_allocate_nothing),
+        cmocka_unit_test(test_layer_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,11 +219,11 @@ static double quat_key_time(const void *k, unsigned i) { return ((const struct a
 static rune_vec3 vec_of(const struct aiVector3D *v) { return rune_v3(v->x, v->y, v->z); }
 static rune_quat quat_of(const struct aiQuaternion *q) { return rune_q_normalize(rune_q(q->x, q->y, q->z, q->w)); }
 
-/* Position at time t: linear between keys (or held, stepped), ends held. */
-static rune_vec3 position_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, bool step, unsigned *cursor)
+/* A vector channel (positions or scales) at time t: linear between keys
+ * (or held, stepped), ends held, `rest` without keys. */
+static rune_vec3 vector_at(const struct aiVectorKey *k, unsigned n, double t, rune_vec3 rest, bool step,
+                           unsigned *cursor)
 {
-    unsigned n = ch->mNumPositionKeys;
-    const struct aiVectorKey *k = ch->mPositionKeys;
     if (n == 0)
         return rest;
     if (t <= k[0].mTime)
@@ -255,24 +255,6 @@ static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat re
     double span = k[i].mTime - k[i - 1].mTime;
     float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
     return rune_q_slerp(quat_of(&k[i - 1].mValue), quat_of(&k[i].mValue), u);
-}
-
-/* Scale at time t: linear between keys, ends held (assimp keeps no
- * interpolation mode for it). */
-static rune_vec3 scale_at(const struct aiNodeAnim *ch, double t, rune_vec3 rest, unsigned *cursor)
-{
-    unsigned n = ch->mNumScalingKeys;
-    const struct aiVectorKey *k = ch->mScalingKeys;
-    if (n == 0)
-        return rest;
-    if (t <= k[0].mTime)
-        return vec_of(&k[0].mValue);
-    unsigned i = seek_key(vector_key_time, k, n, t, cursor);
-    if (i == n)
-        return vec_of(&k[n - 1].mValue);
-    double span = k[i].mTime - k[i - 1].mTime;
-    float u = span > 0 ? (float)((t - k[i - 1].mTime) / span) : 1.0f;
-    return rune_v3_lerp(vec_of(&k[i - 1].mValue), vec_of(&k[i].mValue), u);
 }
 
 /* a / b, or a when b is about 0 (a zero rest scale has no inverse) */
@@ -475,9 +457,11 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         size_t n = channel_times(ch, ps && !all_step, rs && !all_step, STEP_RAMP_SECONDS * tps, times);
         unsigned pos_cursor = 1, rot_cursor = 1, scale_cursor = 1;
         for (size_t i = 0; i < n; i++, k++) {
-            trs local = {{position_at(ch, times[i], rest.x.t, ps, &pos_cursor),
+            /* scale is linear: assimp keeps no interpolation mode for it */
+            trs local = {{vector_at(ch->mPositionKeys, ch->mNumPositionKeys, times[i], rest.x.t, ps, &pos_cursor),
                           rotation_at(ch, times[i], rest.x.r, rs, &rot_cursor)},
-                         scale_at(ch, times[i], rest.s, &scale_cursor), false};
+                         vector_at(ch->mScalingKeys, ch->mNumScalingKeys, times[i], rest.s, false, &scale_cursor),
+                         false};
             if (fold)
                 local = compose(&I->fold, &local);
             rune_key_pose_desc *p = &poses[k];

@@ -23,7 +23,6 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
-        /* frame rotation * pose rotation, normalized */
         /* frame rotation * pose rotation: its matrix is that of q / |q|,
          * built without a root from 2 q q^T / |q|^2 (the same matrix as
          * rune_mat4_from_xform of the normalized product, up to rounding);
@@ -35,13 +34,9 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
         float k = 2.0f / (n2 + (ok ? 0.0f : 1.0f));
         float x = ok ? q.x : ax, y = ok ? q.y : ay, z = ok ? q.z : az, w = ok ? q.w : aw;
         /* frame translation + frame rotation applied to the pose's
-         * translation in the frame's scale (rune_q_rotate:
-         * v + 2w (u x v) + 2 u x (u x v)); a unit rest scale multiplies
+         * translation in the frame's scale; a unit rest scale multiplies
          * exactly */
-        float vx = tx[i] * fsx[i], vy = ty[i] * fsy[i], vz = tz[i] * fsz[i];
-        float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
-        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
-        float w2 = 2.0f * aw;
+        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(tx[i] * fsx[i], ty[i] * fsy[i], tz[i] * fsz[i]));
         /* the rotation matrix, columns scaled */
         float xk = x * k, yk = y * k, zk = z * k;
         float xx = x * xk, yy = y * yk, zz = z * zk;
@@ -57,9 +52,9 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
         out->m[6][i] = (xz + wy) * s2;
         out->m[7][i] = (yz - wx) * s2;
         out->m[8][i] = (1 - (xx + yy)) * s2;
-        out->m[9][i] = vx + (cx * w2 + ccx * 2.0f) + fx[i];
-        out->m[10][i] = vy + (cy * w2 + ccy * 2.0f) + fy[i];
-        out->m[11][i] = vz + (cz * w2 + ccz * 2.0f) + fz[i];
+        out->m[9][i] = t.x + fx[i];
+        out->m[10][i] = t.y + fy[i];
+        out->m[11][i] = t.z + fz[i];
     }
 }
 
@@ -206,13 +201,10 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
         float n2 = rune_q_dot(p, p);
         bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
         rune_quat q = lane_q_normalize(ok ? p : rune_q(ax, ay, az, aw));
-        float vx = tx[i], vy = ty[i], vz = tz[i];
-        float cx = ay * vz - az * vy, cy = az * vx - ax * vz, cz = ax * vy - ay * vx;
-        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
-        float w2 = 2.0f * aw;
-        out->m[0][i] = vx + (cx * w2 + ccx * 2.0f) + fx[i];
-        out->m[1][i] = vy + (cy * w2 + ccy * 2.0f) + fy[i];
-        out->m[2][i] = vz + (cz * w2 + ccz * 2.0f) + fz[i];
+        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(tx[i], ty[i], tz[i]));
+        out->m[0][i] = t.x + fx[i];
+        out->m[1][i] = t.y + fy[i];
+        out->m[2][i] = t.z + fz[i];
         out->m[3][i] = q.x, out->m[4][i] = q.y, out->m[5][i] = q.z, out->m[6][i] = q.w;
     }
 }
@@ -235,11 +227,7 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
         rune_quat q = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(bx, by, bz, bw));
         /* the parent's rotation applied to the local translation, plus the
          * parent's translation (rune_xform_mul) */
-        float cx = ay * lz - az * ly, cy = az * lx - ax * lz, cz = ax * ly - ay * lx;
-        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
-        float w2 = 2.0f * aw;
-        model[j] = (rune_xform){{lx + (cx * w2 + ccx * 2.0f) + p->t.x, ly + (cy * w2 + ccy * 2.0f) + p->t.y,
-                                 lz + (cz * w2 + ccz * 2.0f) + p->t.z},
-                                q};
+        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(lx, ly, lz));
+        model[j] = (rune_xform){{t.x + p->t.x, t.y + p->t.y, t.z + p->t.z}, q};
     }
 }

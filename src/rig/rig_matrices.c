@@ -63,9 +63,12 @@ static local_in chunk_input(rig_frame_lanes f, const rune_pose *pose, size_t fir
                       pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
 }
 
-void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
+/* The hierarchy a chunk of joints at a time: local transforms from the
+ * frames and the pose in place, then the chain into `matrices` or, when
+ * it is NULL, into `xforms`. */
+static void model_chunks(const rune_rig *rig, const rune_pose *pose, matrix_kernels k, rune_mat4 *matrices,
+                         rune_xform *xforms)
 {
-    matrix_kernels k = kernels_for(level);
     const int32_t *parent = rune_rig_parents(rig);
     rig_frame_lanes f = rune__rig_frame_lanes(rig);
     size_t count = rune_rig_joint_count(rig);
@@ -75,9 +78,19 @@ void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune
         rune_sample_chunk rest;
         local_in in = chunk_input(f, pose, first, lanes, &rest);
         local_out local;
-        k.local(&in, &local, lanes);
-        k.chain(&local, parent, first, n, pose->scaled || f.scaled, out);
+        if (matrices) {
+            k.local(&in, &local, lanes);
+            k.chain(&local, parent, first, n, pose->scaled || f.scaled, matrices);
+        } else {
+            k.local_xforms(&in, &local, lanes);
+            k.xform_chain(&local, parent, first, n, xforms);
+        }
     }
+}
+
+void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
+{
+    model_chunks(rig, pose, kernels_for(level), out, NULL);
 }
 
 void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
@@ -87,19 +100,7 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
 
 void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
 {
-    matrix_kernels k = kernels_for(RUNE_SIMD_AUTO);
-    const int32_t *parent = rune_rig_parents(rig);
-    rig_frame_lanes f = rune__rig_frame_lanes(rig);
-    size_t count = rune_rig_joint_count(rig);
-    for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
-        size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
-        size_t lanes = kernel_lanes(n);
-        rune_sample_chunk rest;
-        local_in in = chunk_input(f, pose, first, lanes, &rest);
-        local_out local;
-        k.local_xforms(&in, &local, lanes);
-        k.xform_chain(&local, parent, first, n, out);
-    }
+    model_chunks(rig, pose, kernels_for(RUNE_SIMD_AUTO), NULL, out);
 }
 
 void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t n, rune_mat4 *out)

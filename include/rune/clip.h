@@ -120,6 +120,8 @@ RUNE_API size_t rune_clip_marker_count(const rune_clip *clip);
 RUNE_API const rune_marker *rune_clip_markers(const rune_clip *clip);
 /** Whether some key's scale is not 1 1 1 (then samples carry scale). */
 RUNE_API bool rune_clip_has_scale(const rune_clip *clip);
+/** Keys of all tracks together (after duplicates were dropped). */
+RUNE_API size_t rune_clip_key_count(const rune_clip *clip);
 /** Bytes the compiled clip holds in memory (keys, segments, names). */
 RUNE_API size_t rune_clip_bytes(const rune_clip *clip);
 /** Key k (0 .. rune_clip_track_key_count - 1) of a track as compiled: its

@@ -400,6 +400,7 @@ size_t rune_clip_marker_count(const rune_clip *c) { return c->marker_count; }
 const rune_marker *rune_clip_markers(const rune_clip *c) { return c->markers; }
 bool rune_clip_has_scale(const rune_clip *c) { return c->key_s != NULL; }
 size_t rune_clip_bytes(const rune_clip *c) { return c->block_size; }
+size_t rune_clip_key_count(const rune_clip *c) { return c->key_count; }
 
 void rune_clip_track_key(const rune_clip *c, size_t t, size_t k, float *time, rune_key_pose_desc *out)
 {

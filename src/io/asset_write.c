@@ -30,18 +30,10 @@ static size_t rig_bytes(const rune_rig *rig)
     return rig ? RIG_HEAD_BYTES + JOINT_BYTES * rune_rig_joint_count(rig) : 0;
 }
 
-static size_t clip_keys(const rune_clip *c)
-{
-    size_t keys = 0;
-    for (size_t t = 0; t < rune_clip_track_count(c); t++)
-        keys += rune_clip_track_key_count(c, t);
-    return keys;
-}
-
 static size_t clip_bytes(const rune_clip *c)
 {
     return CLIP_HEAD_BYTES + TRACK_BYTES * rune_clip_track_count(c) + MARKER_BYTES * rune_clip_marker_count(c) +
-           asset_key_bytes(clip_keys(c), rune_clip_has_scale(c));
+           asset_key_bytes(rune_clip_key_count(c), rune_clip_has_scale(c));
 }
 
 static void put_vec(unsigned char *p, const float *v, int n)
@@ -74,7 +66,7 @@ static void write_rig(encoder *e, unsigned char *p, const rune_rig *rig, int32_t
 
 static void write_clip(encoder *e, unsigned char *p, const rune_clip *c)
 {
-    size_t tracks = rune_clip_track_count(c), markers = rune_clip_marker_count(c), keys = clip_keys(c);
+    size_t tracks = rune_clip_track_count(c), markers = rune_clip_marker_count(c), keys = rune_clip_key_count(c);
     bool scaled = rune_clip_has_scale(c);
     uint32_t id = string_ref(e, rune_clip_id(c));
     if (p) {

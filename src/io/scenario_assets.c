@@ -28,9 +28,7 @@ static const char *resolve(rune__arena *arena, const char *file, const char *pat
 /* The clip's keys as a sequence description in the arena. */
 static rune_status clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
 {
-    size_t keys = 0;
-    for (size_t t = 0; t < rune_clip_track_count(c); t++)
-        keys += rune_clip_track_key_count(c, t);
+    size_t keys = rune_clip_key_count(c);
     rune_keyframe_desc *kf = rune__arena_array(arena, keys ? keys : 1, sizeof *kf);
     rune_key_pose_desc *poses = rune__arena_array(arena, keys ? keys : 1, sizeof *poses);
     size_t markers = rune_clip_marker_count(c);

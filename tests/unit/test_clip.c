@@ -36,6 +36,7 @@ static void test_sorts_tracks_and_keys(void **state)
     assert_string_equal(rune_clip_track_part(c, 0), "A"); /* sorted by name */
     assert_string_equal(rune_clip_track_part(c, 1), "B");
     assert_int_equal(rune_clip_track_key_count(c, 0), 3);
+    assert_int_equal(rune_clip_key_count(c), 5); /* A's 3 and B's 2 */
     near(rune_clip_track_key_time(c, 0, 0), 0, 0);
     near(rune_clip_track_key_time(c, 0, 1), 1, 0);
     near(rune_clip_track_key_time(c, 0, 2), 2, 0);

@@ -29,14 +29,6 @@ typedef struct summary {
     size_t file_bytes;
 } summary;
 
-static size_t clip_keys(const rune_clip *c)
-{
-    size_t keys = 0;
-    for (size_t t = 0; t < rune_clip_track_count(c); t++)
-        keys += rune_clip_track_key_count(c, t);
-    return keys;
-}
-
 static void print_summary(FILE *f, const char *file, const summary *s)
 {
     fputs("{\"file\": ", f);
@@ -78,7 +70,7 @@ static void print_summary(FILE *f, const char *file, const summary *s)
         fputs(", \"duration\": ", f);
         json_out_number(f, rune_clip_length(c));
         fprintf(f, ", \"loop\": %s, \"tracks\": %zu, \"keys\": %zu, \"scale\": %s, \"bytes\": %zu}",
-                rune_clip_loops(c) ? "true" : "false", rune_clip_track_count(c), clip_keys(c),
+                rune_clip_loops(c) ? "true" : "false", rune_clip_track_count(c), rune_clip_key_count(c),
                 rune_clip_has_scale(c) ? "true" : "false", rune_clip_bytes(c));
     }
     fprintf(f, "],\n \"bytes\": %zu}\n", total);

@@ -5,11 +5,13 @@
 # SONAME and that they export rune's symbols only.
 #   tests/install_check.sh BUILD_DIR WORK_DIR
 set -euo pipefail
-build="$1"
-work="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
-rm -rf "$work"
-mkdir -p "$work"
+build="$(cd "$1" && pwd)"
+rm -rf "$2"
+mkdir -p "$2"
+# absolute: CMake reads a relative CMAKE_PREFIX_PATH against the consumer's
+# build folder, not the caller's
+work="$(cd "$2" && pwd)"
 prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir="$prefix/lib"

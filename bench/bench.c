@@ -82,6 +82,7 @@ int rune_bench_main(int argc, char **argv)
     bench_scene_free(&varied);
     rc |= bench_growth_rows(&plan);
     rc |= bench_asset_rows(&plan);
+    rc |= bench_compression_rows(&plan, &s);
     bench_scene_free(&s);
     bench_report_end(&report);
     if (rc)

@@ -145,6 +145,9 @@ int bench_mix_measure(const bench_plan *p, const rune_rig *rig, const rune_bindi
                       rune_simd_level level, bench_row *row);
 /** Loading CMU 01_01 from a .rune against its JSON (bench_assets.c). */
 int bench_asset_rows(const bench_plan *p);
+/** Compressed clips: bytes against the exact clips and the anchors, and
+ * sampling compressed 01_01 against exact (bench_compression.c). */
+int bench_compression_rows(const bench_plan *p, const bench_scene *s);
 /** Real mocap and cost growth over joints and clips (bench_growth.c). */
 int bench_growth_rows(const bench_plan *plan);
 

@@ -31,6 +31,22 @@ static void exercise(const rune_asset *a)
                 check_finite(&s.t.x, sizeof s / sizeof(float));
             }
     }
+    for (size_t i = 0; i < rune_asset_clip_count(a); i++) { /* the batch sampler (compressed clips' kernels) */
+        rune_sample_cache *cache;
+        const rune_clip *c = rune_asset_clip(a, i);
+        size_t tracks = rune_clip_track_count(c);
+        if (rune_sample_cache_create(c, RUNE_SIMD_AUTO, NULL, &cache, NULL))
+            continue;
+        for (int k = -1; k < 6; k++)
+            for (size_t first = 0; first < tracks; first += RUNE_SAMPLE_CHUNK) {
+                rune_sample_chunk chunk;
+                size_t n = tracks - first < RUNE_SAMPLE_CHUNK ? tracks - first : RUNE_SAMPLE_CHUNK;
+                rune_sample_cache_sample(cache, 0.61f * (float)k * rune_clip_length(c), first, n, &chunk);
+                check_finite(chunk.x, n), check_finite(chunk.qx, n), check_finite(chunk.qw, n);
+                check_finite(chunk.coverage, n);
+            }
+        rune_sample_cache_destroy(cache);
+    }
     const rune_rig *rig = rune_asset_rig(a);
     if (!rig || rune_asset_clip_count(a) == 0)
         return;

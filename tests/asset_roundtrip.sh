@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Equivalence of the two import paths on real assets (Debian's
-# assimp-testmodels): `rune import` to a .rune asset, played by a scenario
-# that names it in "assets" (rig omitted), evaluates to the same bytes as
-# `rune import --json`, the scenario with the rig and clips written out.
-# Also: `rune info` of the .rune agrees with the import's joint and clip
-# counts.   usage: asset_roundtrip.sh RUNE WORKDIR
+# assimp-testmodels): `rune import --lossless` to a .rune asset, played by
+# a scenario that names it in "assets" (rig omitted), evaluates to the same
+# bytes as `rune import --json`, the scenario with the rig and clips
+# written out. Also: `rune info` of the .rune agrees with the import's
+# joint and clip counts; the default (compressed) import plays the same
+# timeline and `rune info` says which clips it compressed.
+#   usage: asset_roundtrip.sh RUNE WORKDIR
 set -uo pipefail
 rune=$1 work=$2
 models=/usr/share/assimp/models
@@ -23,7 +25,8 @@ for a in "${assets[@]}"; do
   stem=$(basename "${a%.*}")
   dir="$work/$stem"
   mkdir -p "$dir"
-  "$rune" import "$src" -o "$dir" --quiet >/dev/null || { fail "$a: import to .rune failed"; continue; }
+  "$rune" import "$src" -o "$dir/packed" --quiet >/dev/null || { fail "$a: compressed import failed"; continue; }
+  "$rune" import "$src" -o "$dir" --quiet --lossless >/dev/null || { fail "$a: import to .rune failed"; continue; }
   "$rune" import "$src" -o "$dir" --quiet --json >/dev/null || { fail "$a: import --json failed"; continue; }
   # the timeline of the JSON scenario, played on the asset instead (whose
   # root-motion joint stands in for the JSON's "root_joint")
@@ -32,6 +35,10 @@ for a in "${assets[@]}"; do
   "$rune" eval "$dir/$stem.json" >"$dir/json.out" || { fail "$a: eval of the JSON scenario failed"; continue; }
   "$rune" eval "$dir/from_asset.json" >"$dir/asset.out" || { fail "$a: eval of the asset scenario failed"; continue; }
   cmp -s "$dir/json.out" "$dir/asset.out" || fail "$a: the .rune and the JSON evaluate differently"
+  sed "s|\"$stem.rune\"|\"packed/$stem.rune\"|" "$dir/from_asset.json" >"$dir/from_packed.json"
+  "$rune" eval "$dir/from_packed.json" >"$dir/packed.out" || fail "$a: eval of the compressed asset failed"
+  "$rune" info "$dir/packed/$stem.rune" | grep -q '"compressed": true' ||
+    echo "asset_roundtrip: $a: no clip compressed (rune info says why not at import)"
   "$rune" info "$dir/$stem.rune" >"$dir/info.out" || fail "$a: info failed"
   "$rune" info "$dir/$stem.json" >"$dir/info_json.out" || fail "$a: info of the JSON failed"
   # joints, root, clips, keys and bytes: the same summary but for the file

@@ -130,6 +130,35 @@ RUNE_API size_t rune_clip_bytes(const rune_clip *clip);
 RUNE_API void rune_clip_track_key(const rune_clip *clip, size_t track, size_t k, float *time,
                                   rune_key_pose_desc *out);
 
+/** What a compressed clip holds (rune_clip_compress; docs/format.md). */
+typedef struct rune_clip_compression {
+    uint32_t samples;  /**< grid samples a track */
+    float t0, dt;      /**< sample i is at t0 + i dt */
+    float precision;   /**< the error bound asked for (rig units) */
+    float shell;       /**< the virtual vertices' distance from each joint */
+    float max_error;   /**< the largest error measured over every joint and sample */
+    size_t raw_bytes;  /**< 10 x 4 bytes x tracks x samples: the clip as float samples */
+    size_t animated;   /**< channels (rotation, translation, scale of a track) not constant */
+} rune_clip_compression;
+
+/** Whether a clip is compressed; if so and `out` is not NULL, fills it.
+ * A compressed clip samples, binds and plays as any other; its keys
+ * (rune_clip_track_key) are its decoded grid samples. */
+RUNE_API bool rune_clip_compressed(const rune_clip *clip, rune_clip_compression *out);
+
+/** Bytes of a compressed clip's stored form (docs/format.md, the
+ * compressed clip section); 0 for a clip that holds keys. */
+RUNE_API size_t rune_clip_packed_size(const rune_clip *clip);
+/** Writes a compressed clip's stored form (rune_clip_packed_size bytes,
+ * little-endian) to `out`; nothing for a clip that holds keys. */
+RUNE_API void rune_clip_packed_write(const rune_clip *clip, void *out);
+/** Rebuilds a compressed clip from its stored form. Every count, offset,
+ * width, range, name and number is checked first: a corrupt form fails
+ * (RUNE_E_PARSE, "compressed clip: " and what is wrong) and builds
+ * nothing. The clip samples bit for bit as the one written. */
+RUNE_API rune_status rune_clip_packed_read(const void *data, size_t size, const rune_allocator *alloc,
+                                           rune_clip **out, rune_error *err);
+
 /** The value of one track at one time. */
 typedef struct rune_key_sample {
     rune_vec3 t;

@@ -1,6 +1,7 @@
 /* Keyframe sequence -> compiled clip: validation, grouping poses into
  * tracks, sorting keys and markers, and packing everything in one block. */
 #include "clip_internal.h"
+#include "clip_packed.h"
 #include "../base/alloc.h"
 
 #include <stdatomic.h>
@@ -10,6 +11,8 @@
 /* The one process-wide value in rune: a monotonic compile number, so caches
  * can tell a recompiled clip from a freed one at a reused address. */
 static _Atomic uint64_t next_serial = 1;
+
+uint64_t rune__clip_next_serial(void) { return atomic_fetch_add(&next_serial, 1); }
 
 typedef struct key_ref {
     const rune_key_pose_desc *pose;
@@ -99,24 +102,9 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
     return RUNE_OK;
 }
 
-/* Bump allocator over the clip's single block. */
-typedef struct packer {
-    char *base;
-    size_t used;
-} packer;
-
 static bool key_scaled(const rune_key_pose_desc *p)
 {
     return p->scaled && (p->s.x != 1.0f || p->s.y != 1.0f || p->s.z != 1.0f);
-}
-
-static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
-
-static void *pack(packer *p, size_t bytes)
-{
-    void *r = p->base ? p->base + p->used : NULL;
-    p->used += align16(bytes);
-    return r;
 }
 
 /* As pack, on a 64-byte boundary (a cache line) whatever the block's own
@@ -132,17 +120,6 @@ static void *pack_line(packer *p, size_t bytes)
     void *r = pack(p, bytes);
     p->used += 64 - pad;
     return r;
-}
-
-static const char *pack_str(packer *p, const char *s)
-{
-    if (!s)
-        s = "";
-    size_t n = strlen(s) + 1;
-    char *dst = pack(p, n);
-    if (dst)
-        memcpy(dst, s, n);
-    return dst;
 }
 
 static int cmp_marker(const void *a, const void *b)
@@ -211,21 +188,22 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
     for (size_t i = 0; i < d->marker_count; i++) {
         const char *name = pack_str(p, d->markers[i].name);
         const char *value = pack_str(p, d->markers[i].value);
-        if (p->base) {
-            rune_marker *m = &c->markers[i];
-            m->time = d->markers[i].time;
-            m->pos = m->time;
-            if (c->loop && c->length > 0.0f) {
-                m->pos = fmodf(m->time, c->length);
-                if (m->pos < 0.0f)
-                    m->pos += c->length;
-                if (m->pos >= c->length)
-                    m->pos = 0.0f;
-            }
-            m->name = name;
-            m->value = value;
-        }
+        if (p->base)
+            c->markers[i] = rune__clip_marker(c, &d->markers[i], name, value);
     }
+}
+
+rune_marker rune__clip_marker(const rune_clip *c, const rune_marker_desc *d, const char *name, const char *value)
+{
+    rune_marker m = {d->time, d->time, name, value};
+    if (c->loop && c->length > 0.0f) {
+        m.pos = fmodf(m.time, c->length);
+        if (m.pos < 0.0f)
+            m.pos += c->length;
+        if (m.pos >= c->length)
+            m.pos = 0.0f;
+    }
+    return m;
 }
 
 /* Segment k: key k and the way to key `next` (k itself when holding). The
@@ -278,7 +256,7 @@ static void prepare_segments(rune_clip *c)
     }
 }
 
-static void stable_sort_markers(rune_marker *m, size_t n)
+void rune__clip_sort_markers(rune_marker *m, size_t n)
 {
     /* insertion sort: stable, and marker lists are short */
     for (size_t i = 1; i < n; i++) {
@@ -358,7 +336,7 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
     c->alloc = *alloc;
     c->block_size = head + measure.used;
     c->revision = d->revision;
-    c->serial = atomic_fetch_add(&next_serial, 1);
+    c->serial = rune__clip_next_serial();
     c->loop = d->loop;
     c->priority = d->priority;
     c->length = length;
@@ -368,7 +346,7 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
     packer fill = {block + head, 0};
     layout(&fill, c, d, refs, ref_count, tracks, keys, scaled);
     prepare_segments(c);
-    stable_sort_markers(c->markers, c->marker_count);
+    rune__clip_sort_markers(c->markers, c->marker_count);
     rune__free(alloc, refs, ref_count, sizeof *refs);
     *out = c;
     return RUNE_OK;
@@ -394,16 +372,26 @@ const char *rune_clip_track_part(const rune_clip *c, size_t t) { return c->track
 size_t rune_clip_track_key_count(const rune_clip *c, size_t t) { return c->tracks[t].key_count; }
 float rune_clip_track_key_time(const rune_clip *c, size_t t, size_t k)
 {
+    if (c->packed)
+        return c->packed->t0 + (float)k * c->packed->dt;
     return c->key_time[c->tracks[t].first_key + k];
 }
 size_t rune_clip_marker_count(const rune_clip *c) { return c->marker_count; }
 const rune_marker *rune_clip_markers(const rune_clip *c) { return c->markers; }
-bool rune_clip_has_scale(const rune_clip *c) { return c->key_s != NULL; }
+bool rune_clip_has_scale(const rune_clip *c) { return c->packed ? c->packed->scaled : c->key_s != NULL; }
 size_t rune_clip_bytes(const rune_clip *c) { return c->block_size; }
 size_t rune_clip_key_count(const rune_clip *c) { return c->key_count; }
 
 void rune_clip_track_key(const rune_clip *c, size_t t, size_t k, float *time, rune_key_pose_desc *out)
 {
+    if (c->packed) { /* sample k of the grid, a linear key */
+        rune_key_sample s;
+        rune__pack_track_sample(c->packed, t, (uint32_t)k, &s);
+        *time = rune_clip_track_key_time(c, t, k);
+        *out = (rune_key_pose_desc){c->tracks[t].parent, c->tracks[t].part, s.t, s.r, s.weight, s.mask_weight,
+                                    RUNE_EASE_LINEAR, RUNE_EASE_IN, s.s, c->packed->scaled};
+        return;
+    }
     size_t i = c->tracks[t].first_key + k;
     *time = c->key_time[i];
     *out = (rune_key_pose_desc){c->tracks[t].parent, c->tracks[t].part, c->key_t[i], c->key_r[i],

@@ -6,6 +6,10 @@
 #include "rune/clip.h"
 #include "sample_dest.h"
 
+#include <string.h>
+
+struct clip_packed;
+
 /* Keys a clip may hold: the cursor step indexes segments with 32-bit
  * float offsets (16 a segment). */
 #define CLIP_MAX_KEYS (1u << 27)
@@ -84,6 +88,45 @@ struct rune_clip {
     bool any_eased; /* some key_fast is 0: most clips have none to look up */
     size_t marker_count;
     rune_marker *markers;
+    /* a compressed clip (clip_packed.h): tracks, names and markers as
+     * above, no key arrays (NULL) */
+    const struct clip_packed *packed;
 };
+
+/* Bump allocator over a clip's single block: a first pass with a NULL
+ * base measures, a second fills. */
+typedef struct packer {
+    char *base;
+    size_t used;
+} packer;
+
+static inline size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+static inline void *pack(packer *p, size_t bytes)
+{
+    void *r = p->base ? p->base + p->used : NULL;
+    p->used += align16(bytes);
+    return r;
+}
+
+static inline const char *pack_str(packer *p, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s) + 1;
+    char *dst = pack(p, n);
+    if (dst)
+        memcpy(dst, s, n);
+    return dst;
+}
+
+/* A new clip's serial (rune_clip_serial). */
+uint64_t rune__clip_next_serial(void);
+/* Sorts markers by pos, stably. */
+void rune__clip_sort_markers(rune_marker *m, size_t n);
+
+/* A marker of a clip from its description: pos folded into a looping
+ * clip's cycle. */
+rune_marker rune__clip_marker(const rune_clip *c, const rune_marker_desc *d, const char *name, const char *value);
 
 #endif

@@ -1,6 +1,7 @@
 /* The key sampler: locate the interval, ease it with the destination key's
  * curve, interpolate, and derive coverage. */
 #include "clip_internal.h"
+#include "clip_packed.h"
 
 static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
 {
@@ -24,8 +25,30 @@ static size_t first_at_or_after(const float *times, size_t lo, size_t hi, float 
     return lo;
 }
 
+/* A packed clip: the two grid samples around t, translation and scale
+ * lerped, rotation nlerped (the grid is fine enough that slerp and nlerp
+ * agree to well within the compression's error). */
+static void sample_packed(const clip_packed *p, size_t track, float t, rune_key_sample *out)
+{
+    uint32_t i0, i1;
+    float u;
+    pack_locate(p, t, &i0, &i1, &u);
+    rune__pack_track_sample(p, track, i0, out);
+    if (i1 == i0)
+        return;
+    rune_key_sample b;
+    rune__pack_track_sample(p, track, i1, &b);
+    out->t = rune_v3_lerp(out->t, b.t, u);
+    out->r = rune_q_nlerp(out->r, b.r, u);
+    out->s = rune_v3_lerp(out->s, b.s, u);
+}
+
 void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_sample *out)
 {
+    if (c->packed) {
+        sample_packed(c->packed, track, t, out);
+        return;
+    }
     const clip_track *tr = &c->tracks[track];
     size_t first = tr->first_key, end = first + tr->key_count;
     size_t b = first_at_or_after(c->key_time, first, end, t);

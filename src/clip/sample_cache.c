@@ -9,6 +9,7 @@
  * into each play. */
 #include "clip_internal.h"
 #include "sample_kernel.h"
+#include "packed_sampler.h"
 #include "../base/alloc.h"
 
 #include <string.h>
@@ -29,6 +30,8 @@ struct rune_sample_cache {
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
+    size_t block_size;
+    pack_cursor pack; /* a packed clip's cursor (its tables after bad[]) */
     uint32_t key[]; /* per lane: the key (absolute index) whose segment it is on */
 };
 
@@ -213,6 +216,8 @@ void rune_sample_cache_reset(rune_sample_cache *c)
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;
     c->any_exact = false;
+    if (c->clip->packed)
+        rune__pack_cursor_reset(&c->pack);
 }
 
 rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
@@ -224,11 +229,16 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     size_t padded = kernel_lanes(lanes);
     if (padded == 0)
         padded = KERNEL_LANES;
-    if (padded > (SIZE_MAX - sizeof(rune_sample_cache)) / sizeof(uint32_t))
+    if (padded > (SIZE_MAX / 2 - sizeof(rune_sample_cache)) / (sizeof(uint32_t) + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    rune_sample_cache *c = rune__calloc(alloc, 1, sizeof *c + padded * (sizeof(uint32_t) + 1));
+    size_t tables = align16(sizeof(rune_sample_cache) + padded * (sizeof(uint32_t) + 1));
+    size_t bytes = tables + (clip->packed ? rune__pack_cursor_bytes(clip->packed, lanes) : 0);
+    rune_sample_cache *c = rune__calloc(alloc, 1, bytes);
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
+    c->block_size = bytes;
+    if (clip->packed)
+        rune__pack_cursor_init(&c->pack, clip->packed, lane_track, lanes, clip->track_count, (char *)c + tables);
     c->alloc = *alloc;
     c->clip = clip;
     c->lane_track = lane_track;
@@ -253,7 +263,7 @@ void rune_sample_cache_destroy(rune_sample_cache *c)
     if (!c)
         return;
     rune_allocator a = c->alloc;
-    rune__free(&a, c, 1, sizeof *c + c->padded * (sizeof(uint32_t) + 1));
+    rune__free(&a, c, 1, c->block_size);
 }
 
 const rune_clip *rune_sample_cache_clip(const rune_sample_cache *c) { return c->clip; }
@@ -294,6 +304,8 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
         count = RUNE_SAMPLE_CHUNK;
     if (count > c->lanes - first)
         count = c->lanes - first;
+    if (c->clip->packed)
+        return rune__packed_sample_to(&c->pack, c->level, first, kernel_lanes(count), t, o);
     if (!(t >= c->lo && t < c->hi))
         refill(c, t);
     /* lanes are padded to KERNEL_LANES (padding sits on the null key),

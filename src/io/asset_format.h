@@ -24,7 +24,10 @@
 enum { HDR_VERSION = 8, HDR_ORDER = 12, HDR_SIZE = 16, HDR_CHECKSUM = 24, HDR_SECTIONS = 32 };
 
 /* section entry: u32 kind, u32 zero, u64 offset, u64 size, u64 count */
-enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3 };
+enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3, SECTION_PACKED = 4 };
+
+/* compressed clip section: a compressed clip's stored form as
+ * rune_clip_packed_write gives it (self-contained: its own strings) */
 
 /* rig section: u32 joint count, i32 root joint, 8 bytes zero; then per
  * joint: u32 part (string), i32 parent index (-1: root), f32 t[3],

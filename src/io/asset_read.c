@@ -88,7 +88,7 @@ static rune_status read_header(reader *r, section **out, size_t *count)
         /* in order, aligned, after the table and each other, inside the file */
         if (at % ASSET_ALIGN || at < end || at > r->size || size > r->size - at || cnt > UINT32_MAX ||
             (i == 0) != (s[i].kind == SECTION_STRINGS) || (s[i].kind != SECTION_RIG && s[i].kind != SECTION_CLIP &&
-                                                           s[i].kind != SECTION_STRINGS) ||
+                                                           s[i].kind != SECTION_STRINGS && s[i].kind != SECTION_PACKED) ||
             (s[i].kind == SECTION_RIG && i != 1)) {
             rune__free(&r->a->alloc, s, n, sizeof *s);
             return bad(r, "section", i, "bad kind, offset or size (the first section holds the strings, a rig "
@@ -311,6 +311,21 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
     return st;
 }
 
+/* A compressed clip section: its stored form, checked by the clip stage. */
+static rune_status read_packed(reader *r, const section *s, size_t index)
+{
+    rune_status st = rune_clip_packed_read(r->p + s->at, s->size, &r->a->alloc, &r->a->clips[index], r->err);
+    if (st) {
+        rune_error_prefix(r->err, "%s: clip section %zu: ", r->name, index);
+        return st;
+    }
+    const char *id = rune_clip_id(r->a->clips[index]);
+    for (size_t k = 0; k < index; k++)
+        if (strcmp(rune_clip_id(r->a->clips[k]), id) == 0)
+            return clip_fail(r, index, id, "its id repeats clip section %zu", k);
+    return RUNE_OK;
+}
+
 rune_status rune_asset_load_memory(const void *data, size_t size, const char *name, const rune_allocator *alloc,
                                    rune_asset **out, rune_error *err)
 {
@@ -338,9 +353,10 @@ rune_status rune_asset_load_memory(const void *data, size_t size, const char *na
     if (!st && first_clip == 2)
         st = read_rig(&r, &sec[1]);
     for (size_t i = first_clip; !st && i < n; i++) {
-        if (sec[i].kind != SECTION_CLIP)
+        if (sec[i].kind != SECTION_CLIP && sec[i].kind != SECTION_PACKED)
             st = bad(&r, "section", i, "a second rig or strings section");
-        else if (!(st = read_clip(&r, &sec[i], i - first_clip)))
+        else if (!(st = sec[i].kind == SECTION_PACKED ? read_packed(&r, &sec[i], i - first_clip)
+                                                      : read_clip(&r, &sec[i], i - first_clip)))
             a->clip_count++;
     }
     if (sec)

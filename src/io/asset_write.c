@@ -32,6 +32,8 @@ static size_t rig_bytes(const rune_rig *rig)
 
 static size_t clip_bytes(const rune_clip *c)
 {
+    if (rune_clip_compressed(c, NULL))
+        return rune_clip_packed_size(c);
     return CLIP_HEAD_BYTES + TRACK_BYTES * rune_clip_track_count(c) + MARKER_BYTES * rune_clip_marker_count(c) +
            asset_key_bytes(rune_clip_key_count(c), rune_clip_has_scale(c));
 }
@@ -66,6 +68,11 @@ static void write_rig(encoder *e, unsigned char *p, const rune_rig *rig, int32_t
 
 static void write_clip(encoder *e, unsigned char *p, const rune_clip *c)
 {
+    if (rune_clip_compressed(c, NULL)) {
+        if (p)
+            rune_clip_packed_write(c, p);
+        return;
+    }
     size_t tracks = rune_clip_track_count(c), markers = rune_clip_marker_count(c), keys = rune_clip_key_count(c);
     bool scaled = rune_clip_has_scale(c);
     uint32_t id = string_ref(e, rune_clip_id(c));
@@ -168,7 +175,8 @@ static size_t layout(encoder *e, const rune_asset_desc *d, size_t sections)
     for (size_t i = 0; i < d->clip_count; i++, entry++) {
         size_t bytes = clip_bytes(d->clips[i]);
         if (table) {
-            put_u32(table + ASSET_ENTRY_BYTES * entry, SECTION_CLIP);
+            put_u32(table + ASSET_ENTRY_BYTES * entry,
+                    rune_clip_compressed(d->clips[i], NULL) ? SECTION_PACKED : SECTION_CLIP);
             put_u64(table + ASSET_ENTRY_BYTES * entry + 8, at);
             put_u64(table + ASSET_ENTRY_BYTES * entry + 16, bytes);
             put_u64(table + ASSET_ENTRY_BYTES * entry + 24, i);

@@ -15,26 +15,57 @@
 #include <sys/stat.h>
 
 static const char usage[] =
-    "usage: rune import ASSET -o DIR [--json] [--allow-empty] [--force] [--quiet]\n"
+    "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--lossless] [--json] [--allow-empty]\n"
+    "                   [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
-    "  every animation as a compiled clip, loaded with rune_asset_load_file (docs/format.md).\n"
-    "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe)\n"
-    "                 with the rig, the clips and a timeline playing the first one\n"
+    "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
+    "  Compression keeps every joint's virtual vertices (at the shell distance from it) within\n"
+    "  the precision of the exact pose, in model space, at every sample.\n"
+    "  --precision U  largest error, in asset units (default: rig height / 18000, 0.01 cm on 1.8 m)\n"
+    "  --shell U      virtual vertex distance, in asset units (default: rig height / 60, 3 cm)\n"
+    "  --lossless     keep the exact keys (clips that cannot compress -- eased keys, keys off one\n"
+    "                 uniform grid -- stay exact anyway, with a warning)\n"
+    "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe, exact\n"
+    "                 keys) with the rig, the clips and a timeline playing the first one\n"
     "  --allow-empty  succeed when the asset has no animation (otherwise exit 2)\n"
     "  --force        overwrite the output if it exists\n"
     "  --quiet        no warnings (what the asset has that rune cannot represent)\n";
 
-/* The import compiled and written as a .rune asset. */
-static rune_status write_asset(const rune_import *imp, FILE *f, rune_error *err)
+/* How the clips are stored. */
+typedef struct storing {
+    bool lossless;
+    rune_compress_settings settings;
+    size_t compressed; /* clips compressed */
+} storing;
+
+/* Clip i compressed for the rig when it can be (else kept, with a warning). */
+static void compress_clip(const rune_import *imp, const rune_rig *rig, storing *how, rune_clip **clip)
+{
+    rune_error e = {0};
+    rune_clip *packed;
+    if (rune_clip_compress(*clip, rig, &how->settings, NULL, &packed, &e)) {
+        cli_warning("%s: kept exact keys: %s", imp->source, e.message);
+        return;
+    }
+    rune_clip_destroy(*clip);
+    *clip = packed;
+    how->compressed++;
+}
+
+/* The import compiled (and compressed) and written as a .rune asset. */
+static rune_status write_asset(const rune_import *imp, storing *how, FILE *f, rune_error *err)
 {
     rune_rig *rig = NULL;
     rune_clip **clips = calloc(imp->clip_count ? imp->clip_count : 1, sizeof *clips);
     rune_status st = clips ? RUNE_OK : rune_fail(err, RUNE_E_NOMEM, "out of memory");
     if (!st && imp->joint_count)
         st = rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, err);
-    for (size_t i = 0; !st && i < imp->clip_count; i++)
+    for (size_t i = 0; !st && i < imp->clip_count; i++) {
         if ((st = rune_clip_compile(&imp->clips[i], NULL, &clips[i], err)))
             rune_error_prefix(err, "%s: animation \"%s\": ", imp->source, imp->clips[i].id);
+        else if (!how->lossless && rig)
+            compress_clip(imp, rig, how, &clips[i]);
+    }
     if (!st) {
         rune_asset_desc d = {rig, (const rune_clip *const *)clips, imp->clip_count, imp->root_joint};
         st = rune_asset_write(&d, f, err);
@@ -44,6 +75,17 @@ static rune_status write_asset(const rune_import *imp, FILE *f, rune_error *err)
     free(clips);
     rune_rig_destroy(rig);
     return st;
+}
+
+/* A length option: a finite number above 0. */
+static bool parse_length(const char *s, float *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v > 0.0) || !(v <= 1e30))
+        return false;
+    *out = (float)v;
+    return *out > 0.0f;
 }
 
 static void stem_of(const char *path, char *out, size_t size)
@@ -64,9 +106,18 @@ int cmd_import(int argc, char **argv)
     }
     const char *asset = NULL, *dir = NULL;
     bool force = false, json = false, allow_empty = false;
+    storing how = {false, {0.0f, 0.0f}, 0};
     for (int i = 0; i < argc; i++) {
+        bool precision = strcmp(argv[i], "--precision") == 0, shell = strcmp(argv[i], "--shell") == 0;
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             dir = argv[++i];
+        else if ((precision || shell) && i + 1 < argc) {
+            if (!parse_length(argv[++i], precision ? &how.settings.precision : &how.settings.shell)) {
+                cli_error("rune import: %s \"%s\": not a positive number", argv[i - 1], argv[i]);
+                return EXIT_INPUT;
+            }
+        } else if (strcmp(argv[i], "--lossless") == 0)
+            how.lossless = true;
         else if (strcmp(argv[i], "--force") == 0)
             force = true;
         else if (strcmp(argv[i], "--json") == 0)
@@ -122,7 +173,7 @@ int cmd_import(int argc, char **argv)
         rc = cli_output_open(&o, out, inputs, force, msg, sizeof msg);
     if (!rc) {
         cli_progress("rune import: writing", 0, 0);
-        st = json ? rune_import_write_scenario(imp, o.f, &err) : write_asset(imp, o.f, &err);
+        st = json ? rune_import_write_scenario(imp, o.f, &err) : write_asset(imp, &how, o.f, &err);
         cli_progress_done();
         if (st) {
             snprintf(msg, sizeof msg, "%s", err.message);
@@ -134,6 +185,9 @@ int cmd_import(int argc, char **argv)
     }
     if (rc)
         cli_error("%s", msg);
+    else if (how.compressed)
+        printf("%s: %zu joints, %zu clips (%zu compressed) -> %s\n", asset, imp->joint_count, imp->clip_count,
+               how.compressed, out);
     else
         printf("%s: %zu joints, %zu clips -> %s\n", asset, imp->joint_count, imp->clip_count, out);
     rune_import_destroy(imp);

@@ -16,7 +16,9 @@ static const char usage[] =
     "  Prints a JSON summary of a .rune asset, a scenario (JSON) or an asset rune import\n"
     "  reads (by its extension): kind, joints (name, parent, rest scale when not 1), the\n"
     "  default root-motion joint, clips (id, duration in seconds, tracks, keys, scale,\n"
-    "  bytes in memory once compiled) and the total bytes of the clips.\n"
+    "  bytes in memory once compiled; for compressed clips their samples, raw_bytes -- 10 floats\n"
+    "  a track and sample --, sample_rate, max_error measured, precision and shell asked for)\n"
+    "  and the total bytes of the clips.\n"
     "  --quiet   no warnings\n";
 
 /* What is summarized, whatever it came from. */
@@ -69,9 +71,22 @@ static void print_summary(FILE *f, const char *file, const summary *s)
         json_out_string(f, rune_clip_id(c));
         fputs(", \"duration\": ", f);
         json_out_number(f, rune_clip_length(c));
-        fprintf(f, ", \"loop\": %s, \"tracks\": %zu, \"keys\": %zu, \"scale\": %s, \"bytes\": %zu}",
+        fprintf(f, ", \"loop\": %s, \"tracks\": %zu, \"keys\": %zu, \"scale\": %s, \"bytes\": %zu",
                 rune_clip_loops(c) ? "true" : "false", rune_clip_track_count(c), rune_clip_key_count(c),
                 rune_clip_has_scale(c) ? "true" : "false", rune_clip_bytes(c));
+        rune_clip_compression z;
+        if (rune_clip_compressed(c, &z)) {
+            fprintf(f, ", \"compressed\": true, \"samples\": %u, \"raw_bytes\": %zu", z.samples, z.raw_bytes);
+            const char *names[] = {"sample_rate", "max_error", "precision", "shell"};
+            const float values[] = {1.0f / z.dt, z.max_error, z.precision, z.shell};
+            for (int k = 0; k < 4; k++) {
+                fprintf(f, ", \"%s\": ", names[k]);
+                json_out_number(f, values[k]);
+            }
+            fputc('}', f);
+        } else {
+            fputs(", \"compressed\": false}", f);
+        }
     }
     fprintf(f, "],\n \"bytes\": %zu}\n", total);
 }

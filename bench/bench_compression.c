@@ -1,0 +1,143 @@
+/* The compression rows of `rune bench`: the bytes of compressed clips
+ * (CMU 01_01, 01_03, Boxing_Toes and the synthetic 64-joint clip) beside
+ * their exact form in memory and the anchors (ACL 2.0 on 01_01, issue 17;
+ * ozz-animation on the 64-joint clip), then sampling the compressed
+ * 01_01 forward and at random times beside the same clip exact, in one
+ * run. Compressing takes seconds a clip: --quick keeps 01_01 only. */
+#include "bench.h"
+#include "rune/import.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The anchors: ACL 2.0 with its defaults on 01_01 at 120 Hz, 0.01 cm
+ * precision and 3 cm shell scaled to the skeleton (issue 17's run), and
+ * ozz-animation's 64-joint clip (issue 17). */
+#define ACL_01_01_BYTES 257359.0
+#define ACL_FORWARD_NS 13.0
+#define ACL_RANDOM_NS 12.8
+#define OZZ_64_BYTES 72000.0
+#define ACL_PRECISION 0.00148f
+#define ACL_SHELL 0.443f
+
+/* One clip compressed: a row of its bytes (KB), the exact clip's in the
+ * naive column; returns the compressed clip (or NULL). */
+static rune_clip *size_row(const bench_plan *p, const char *id, const char *name, const rune_rig *rig,
+                           const rune_clip *clip, const rune_compress_settings *s, double anchor)
+{
+    rune_clip *packed;
+    rune_error err;
+    if (rune_clip_compress(clip, rig, s, NULL, &packed, &err)) {
+        fprintf(stderr, "rune bench: %s: %s\n", name, err.message);
+        return NULL;
+    }
+    rune_clip_compression z;
+    rune_clip_compressed(packed, &z);
+    double kb = (double)rune_clip_bytes(packed) / 1000.0;
+    bench_row row = bench_row_make(id, "KB", kb, kb);
+    snprintf(row.label, sizeof row.label, "%s: %.1f:1 of raw %.0f KB, max error %.3g (precision %.3g, shell %.3g)",
+             name, (double)z.raw_bytes / (double)rune_clip_bytes(packed), (double)z.raw_bytes / 1000.0,
+             (double)z.max_error, (double)z.precision, (double)z.shell);
+    row.naive = (double)rune_clip_bytes(clip) / 1000.0;
+    row.ozz = anchor > 0 ? anchor / 1000.0 : -1.0;
+    bench_report_row(p->report, &row);
+    return packed;
+}
+
+typedef struct sample_ctx {
+    const rune_binding *b;
+    rune_sample_cache *cache;
+    rune_pose pose;
+    float t, length;
+    uint32_t seed;
+    bool random;
+} sample_ctx;
+
+static void sample_one(void *p)
+{
+    sample_ctx *c = p;
+    if (c->random) {
+        c->seed = c->seed * 1664525u + 1013904223u;
+        c->t = c->length * (float)(c->seed >> 8) * (1.0f / 16777216.0f);
+    } else {
+        c->t += BENCH_DT;
+        if (c->t >= c->length)
+            c->t -= c->length;
+    }
+    rune_binding_sample_cached(c->b, c->cache, c->t, &c->pose);
+}
+
+/* ns per rig joint of sampling a clip, forward (random: at random times). */
+static double sample_ns(const bench_plan *p, const rune_rig *rig, const rune_clip *clip, bool random, double *min)
+{
+    size_t n = rune_rig_joint_count(rig);
+    rune_binding *b = NULL;
+    sample_ctx c = {NULL, NULL, {0}, 0.0f, rune_clip_length(clip), 1u, random};
+    double ns = -1.0;
+    if (!rune_binding_create(rig, clip, 0, NULL, &b, NULL) &&
+        !rune_binding_sampler_create(b, p->level, NULL, &c.cache, NULL) && !rune_pose_init(&c.pose, n, NULL, NULL)) {
+        c.b = b;
+        bench_timing t = bench_measure(sample_one, &c, p->samples, p->sample_s, false);
+        ns = t.median * 1e9 / (double)n;
+        *min = t.min * 1e9 / (double)n;
+        rune_pose_release(&c.pose);
+    }
+    rune_sample_cache_destroy(c.cache);
+    rune_binding_destroy(b);
+    return ns;
+}
+
+static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_clip *exact, const rune_clip *packed)
+{
+    for (int random = 0; random < 2; random++) {
+        double min = 0.0, lossless_min = 0.0;
+        double lossless = sample_ns(p, rig, exact, random, &lossless_min);
+        double ns = sample_ns(p, rig, packed, random, &min);
+        bench_row row = bench_row_make(random ? "compressed_random" : "compressed_forward", "ns/joint", ns, min);
+        snprintf(row.label, sizeof row.label, "01_01 compressed, %s (naive column: exact clip %.2f)",
+                 random ? "random times" : "forward 60 Hz", lossless);
+        row.naive = lossless;
+        row.ozz = random ? ACL_RANDOM_NS : ACL_FORWARD_NS;
+        bench_report_row(p->report, &row);
+    }
+}
+
+int bench_compression_rows(const bench_plan *p, const bench_scene *s)
+{
+    bench_report_section(p->report, "compressed clips (naive column: the exact clip in memory; last column: ACL 2.0 "
+                                    "on 01_01, ozz-animation on the 64-joint clip)");
+    rune_clip *packed = size_row(p, "compressed_synthetic64", "64-joint bench clip", s->rig,
+                                 rune_binding_clip(s->bindings[0]), NULL, OZZ_64_BYTES);
+    rune_clip_destroy(packed);
+    static const char *const files[] = {"01_01", "01_03", "Boxing_Toes"};
+    int rc = 0;
+    for (size_t f = 0; f < (p->quick ? 1u : 3u); f++) {
+        char path[128], id[48], name[64];
+        snprintf(path, sizeof path, "/usr/share/assimp/models/BVH/%s.bvh", files[f]);
+        rune_import *imp = NULL;
+        rune_rig *rig = NULL;
+        rune_clip *clip = NULL;
+        if (rune_import_file(path, NULL, &imp, NULL) || imp->clip_count == 0 ||
+            rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, NULL) ||
+            rune_clip_compile(&imp->clips[0], NULL, &clip, NULL)) {
+            rune_import_destroy(imp);
+            rune_rig_destroy(rig);
+            return 0; /* bench_growth_rows says the mocap is missing */
+        }
+        snprintf(id, sizeof id, "compressed_%s", files[f]);
+        snprintf(name, sizeof name, "%s (rig height / 18000)", files[f]);
+        rune_clip_destroy(size_row(p, id, name, rig, clip, NULL, -1.0));
+        rune_compress_settings acl = {ACL_PRECISION, ACL_SHELL};
+        snprintf(id, sizeof id, "compressed_%s_acl", files[f]);
+        snprintf(name, sizeof name, "%s (ACL's 0.00148 / 0.443)", files[f]);
+        packed = size_row(p, id, name, rig, clip, &acl, f == 0 ? ACL_01_01_BYTES : -1.0);
+        if (f == 0 && packed)
+            sampling_rows(p, rig, clip, packed);
+        rc |= packed == NULL;
+        rune_clip_destroy(packed);
+        rune_clip_destroy(clip);
+        rune_rig_destroy(rig);
+        rune_import_destroy(imp);
+    }
+    return rc;
+}

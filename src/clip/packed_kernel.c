@@ -1,0 +1,134 @@
+/* The packed clip's sampling kernel, over the animated channels of a
+ * chunk: fetch each entry's two samples (a 32-bit load, a shift and a
+ * mask a component; gathers in the AVX2 and AVX-512 builds, which the
+ * compiler does not form by itself from unaligned loads), dequantize,
+ * rebuild a rotation's dropped component, take the shorter arc and nlerp
+ * (or lerp), then write each entry's lane. One source, compiled per
+ * instruction set like sample_kernel.c. */
+#include "packed_sampler.h"
+
+#include <math.h>
+#include <string.h>
+#if defined(KERNEL_GATHER_AVX2)
+#include <immintrin.h>
+#endif
+
+/* Entries at a time: the values live on the stack. */
+#define BLOCK 64
+
+/* One component of entries [0, n) at sample j: the integer at bit
+ * addr + j stride, masked, times scale plus base. */
+static void decode_component(const uint8_t *data, const uint32_t *addr, const uint32_t *stride, uint32_t j,
+                             const uint32_t *mask, const float *base, const float *scale, size_t n, float *out)
+{
+    size_t i = 0;
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+    const __m512i j16 = _mm512_set1_epi32((int)j), seven16 = _mm512_set1_epi32(7);
+    for (; i + 16 <= n; i += 16) {
+        __m512i bit = _mm512_add_epi32(_mm512_loadu_si512(addr + i), _mm512_mullo_epi32(_mm512_loadu_si512(stride + i), j16));
+        __m512i w = _mm512_i32gather_epi32(_mm512_srli_epi32(bit, 3), (const void *)data, 1);
+        w = _mm512_and_si512(_mm512_srlv_epi32(w, _mm512_and_si512(bit, seven16)), _mm512_loadu_si512(mask + i));
+        _mm512_storeu_ps(out + i, _mm512_fmadd_ps(_mm512_loadu_ps(scale + i), _mm512_cvtepi32_ps(w),
+                                                  _mm512_loadu_ps(base + i)));
+    }
+#endif
+#if defined(KERNEL_GATHER_AVX2)
+    const __m256i j8 = _mm256_set1_epi32((int)j), seven8 = _mm256_set1_epi32(7);
+    for (; i + 8 <= n; i += 8) {
+        __m256i bit = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(addr + i)),
+                                       _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(stride + i)), j8));
+        __m256i w = _mm256_i32gather_epi32((const int *)(const void *)data, _mm256_srli_epi32(bit, 3), 1);
+        w = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_and_si256(bit, seven8)),
+                             _mm256_loadu_si256((const __m256i *)(mask + i)));
+        __m256 q = _mm256_cvtepi32_ps(w);
+#if defined(__FMA__)
+        _mm256_storeu_ps(out + i, _mm256_fmadd_ps(_mm256_loadu_ps(scale + i), q, _mm256_loadu_ps(base + i)));
+#else
+        _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_loadu_ps(base + i), _mm256_mul_ps(_mm256_loadu_ps(scale + i), q)));
+#endif
+    }
+#endif
+    for (; i < n; i++) {
+        uint32_t bit = addr[i] + j * stride[i], w;
+        memcpy(&w, data + (bit >> 3), sizeof w);
+        out[i] = base[i] + scale[i] * (float)((w >> (bit & 7u)) & mask[i]);
+    }
+}
+
+/* Entries [e, e + n) of a slot at sample j: three components into v. */
+static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t n,
+                         float v[3][BLOCK])
+{
+    for (int c = 0; c < 3; c++)
+        decode_component(data, s->addr[c] + e, s->stride + e, j, s->mask[c] + e, s->base[c] + e, s->scale[c] + e, n,
+                         v[c]);
+}
+
+static void lerp_block(float a[3][BLOCK], float b[3][BLOCK], float u, size_t n)
+{
+    for (int c = 0; c < 3; c++) {
+        float *va = a[c];
+        const float *vb = b[c];
+#pragma omp simd
+        for (size_t i = 0; i < n; i++)
+            va[i] = va[i] + (vb[i] - va[i]) * u;
+    }
+}
+
+/* Rebuilds both sides' dropped components, aligns the arcs and nlerps;
+ * the result lands in q[4]. */
+static void nlerp_block(float a[3][BLOCK], float b[3][BLOCK], const uint32_t *ad, const uint32_t *bd, float u,
+                        size_t n, float q[4][BLOCK])
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float a0 = a[0][i], a1 = a[1][i], a2 = a[2][i], b0 = b[0][i], b1 = b[1][i], b2 = b[2][i];
+        float ra = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2), rb = 1.0f - (b0 * b0 + b1 * b1 + b2 * b2);
+        ra = sqrtf(ra > 0.0f ? ra : 0.0f);
+        rb = sqrtf(rb > 0.0f ? rb : 0.0f);
+        /* the stored components fill the quaternion around the dropped one */
+        uint32_t da = ad[i], db = bd[i];
+        float ax = da == 0 ? ra : a0, ay = da == 0 ? a0 : (da == 1 ? ra : a1);
+        float az = da <= 1 ? a1 : (da == 2 ? ra : a2), aw = da <= 2 ? a2 : ra;
+        float bx = db == 0 ? rb : b0, by = db == 0 ? b0 : (db == 1 ? rb : b1);
+        float bz = db <= 1 ? b1 : (db == 2 ? rb : b2), bw = db <= 2 ? b2 : rb;
+        float d = ax * bx + ay * by + az * bz + aw * bw;
+        float sg = d < 0.0f ? -1.0f : 1.0f;
+        float x = ax + (sg * bx - ax) * u, y = ay + (sg * by - ay) * u;
+        float z = az + (sg * bz - az) * u, w = aw + (sg * bw - aw) * u;
+        float n2 = x * x + y * y + z * z + w * w;
+        float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
+        q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
+        q[1][i] = n2 > 1e-30f ? y * inv : 0.0f;
+        q[2][i] = n2 > 1e-30f ? z * inv : 0.0f;
+        q[3][i] = n2 > 1e-30f ? w * inv : 1.0f;
+    }
+}
+
+void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const pack_entries *b, uint32_t ja,
+                               uint32_t jb, float u, int channel, size_t e0, size_t e1, const uint32_t *lane,
+                               size_t first, const sample_dest *o)
+{
+    float va[3][BLOCK], vb[3][BLOCK], q[4][BLOCK];
+    for (size_t e = e0; e < e1; e += BLOCK) {
+        size_t n = e1 - e < BLOCK ? e1 - e : BLOCK;
+        decode_block(data, a, e, ja, n, va);
+        decode_block(data, b, e, jb, n, vb);
+        const uint32_t *l = lane + e;
+        if (channel == PACK_ROT) {
+            nlerp_block(va, vb, a->dropped + e, b->dropped + e, u, n, q);
+            for (size_t i = 0; i < n; i++) {
+                size_t k = l[i] - first;
+                o->qx[k] = q[0][i], o->qy[k] = q[1][i], o->qz[k] = q[2][i], o->qw[k] = q[3][i];
+            }
+            continue;
+        }
+        lerp_block(va, vb, u, n);
+        float *x = channel == PACK_POS ? o->x : o->sx, *y = channel == PACK_POS ? o->y : o->sy;
+        float *z = channel == PACK_POS ? o->z : o->sz;
+        for (size_t i = 0; i < n; i++) {
+            size_t k = l[i] - first;
+            x[k] = va[0][i], y[k] = va[1][i], z[k] = va[2][i];
+        }
+    }
+}

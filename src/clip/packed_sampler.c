@@ -1,0 +1,176 @@
+/* The batch sampler of packed clips: the per-play cursor and the choice
+ * of kernel.
+ *
+ * Like the key cursors of sample_cache.c, the cursor keeps what playback
+ * reuses: for the (at most two) segments the last sample touched, every
+ * lane's decoding tables (where its bits start, their widths, the
+ * dequantization), so a frame inside a segment only fetches and
+ * interpolates, playback rebuilds the tables once per 16 samples and
+ * random access once per jump. No key is ever decompressed into it. */
+#include "packed_sampler.h"
+
+#include <math.h>
+#include <string.h>
+
+static size_t channels_of(const clip_packed *p) { return p->scaled ? 3 : 2; }
+
+/* Lane i's values where its channels are constant: the track's own
+ * (rotations as stored: exact), identity for a lane without a track. */
+static void fixed_lane(pack_cursor *c, size_t i, const packed_track *t)
+{
+    float v[13] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0};
+    if (t) {
+        float w[13] = {t->r.x, t->r.y, t->r.z, t->r.w, t->t.x, t->t.y, t->t.z, t->s.x, t->s.y, t->s.z,
+                       t->weight, t->mask, rune_clamp01(t->weight * (1.0f - t->mask))};
+        memcpy(v, w, sizeof v);
+    }
+    for (int k = 0; k < 13; k++)
+        c->fixed[k][i] = v[k];
+}
+
+/* Entry room: every lane's channels, rounded up for the kernels' blocks. */
+static size_t entry_room(const clip_packed *p, size_t padded) { return kernel_lanes(padded * channels_of(p)) + 16; }
+
+size_t rune__pack_cursor_bytes(const clip_packed *p, size_t lanes)
+{
+    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, padded);
+    size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
+    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 2 * room + groups) * sizeof(uint32_t);
+}
+
+/* The track of lane i, or NULL. */
+static const packed_track *lane_track_of(const clip_packed *p, const int32_t *lane_track, size_t lanes,
+                                         size_t tracks, size_t i)
+{
+    int32_t k = i >= lanes ? -1 : (lane_track ? lane_track[i] : (int32_t)i);
+    return k >= 0 && (size_t)k < tracks ? &p->tracks[k] : NULL;
+}
+
+void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
+                            size_t tracks, void *memory)
+{
+    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, padded);
+    memset(c, 0, sizeof *c);
+    c->p = p, c->lanes = lanes, c->padded = padded;
+    c->channels = (int)channels_of(p);
+    rune__pack_cursor_reset(c);
+    uint32_t *m = memory;
+    for (int s = 0; s < 2; s++) {
+        pack_entries *x = &c->slot[s];
+        for (int k = 0; k < 3; k++) {
+            x->addr[k] = m, m += room;
+            x->mask[k] = m, m += room;
+            x->base[k] = (float *)m, m += room;
+            x->scale[k] = (float *)m, m += room;
+        }
+        x->stride = m, m += room;
+        x->dropped = m, m += room;
+    }
+    for (int k = 0; k < 13; k++)
+        c->fixed[k] = (float *)m, m += padded;
+    c->sub_bit = m, m += p->subtracks;
+    c->lane = m, m += room;
+    c->sub = m, m += room;
+    c->group = m;
+    for (size_t i = 0; i < padded; i++)
+        fixed_lane(c, i, lane_track_of(p, lane_track, lanes, tracks, i));
+    size_t g = 0;
+    for (size_t first = 0; first < padded; first += RUNE_SAMPLE_CHUNK)
+        for (int ch = 0; ch < c->channels; ch++) {
+            c->group[g++] = (uint32_t)c->entries;
+            for (size_t i = first; i < first + RUNE_SAMPLE_CHUNK && i < padded; i++) {
+                const packed_track *t = lane_track_of(p, lane_track, lanes, tracks, i);
+                if (t && t->sub[ch] != PACK_CONSTANT) {
+                    c->lane[c->entries] = (uint32_t)i, c->sub[c->entries] = t->sub[ch];
+                    c->entries++;
+                }
+            }
+        }
+    c->group[g] = (uint32_t)c->entries;
+}
+
+void rune__pack_cursor_reset(pack_cursor *c) { c->seg[0] = c->seg[1] = UINT32_MAX; }
+
+/* Fills a slot with the entries' tables for segment g. */
+static void load_segment(pack_cursor *c, pack_entries *s, uint32_t g)
+{
+    const clip_packed *p = c->p;
+    size_t at = (size_t)g * p->subtracks;
+    uint32_t bit = p->seg_start[g] * 8u;
+    for (uint32_t a = 0; a < p->subtracks; a++) {
+        c->sub_bit[a] = bit;
+        bit += 8u * PACK_SUB_BYTES(&p->width[(at + a) * 3]);
+    }
+    for (size_t e = 0; e < c->entries; e++) {
+        uint32_t a = c->sub[e];
+        bool rotation = p->channel[a] == PACK_ROT;
+        const uint8_t *w = &p->width[(at + a) * 3];
+        const uint8_t *lo = &p->lo[(at + a) * 3], *hi = &p->hi[(at + a) * 3];
+        const float *r = &p->range[(size_t)a * PACK_RANGE];
+        uint32_t addr = c->sub_bit[a];
+        s->stride[e] = pack_sample_bits(w);
+        s->dropped[e] = rotation ? PACK_DROPPED(w[0]) : 3u;
+        for (unsigned m = 0; m < 3; m++) {
+            unsigned k = pack_range_index(rotation, w, m), width = PACK_WIDTH(w[m]);
+            float ext;
+            pack_segment_range(r[k], r[4 + k], lo[m], hi[m], &s->base[m][e], &ext);
+            s->addr[m][e] = addr;
+            s->mask[m][e] = pack_max_q(width);
+            s->scale[m][e] = ext * pack_inv_q(width);
+            addr += width;
+        }
+    }
+}
+
+/* The slot holding segment g, loading it (into the slot not holding
+ * `keep`) when neither does. */
+static const pack_entries *slot_for(pack_cursor *c, uint32_t g, uint32_t keep)
+{
+    for (int s = 0; s < 2; s++)
+        if (c->seg[s] == g)
+            return &c->slot[s];
+    int s = c->seg[0] == keep ? 1 : 0;
+    load_segment(c, &c->slot[s], g);
+    c->seg[s] = g;
+    return &c->slot[s];
+}
+
+typedef void (*pack_kernel_fn)(const uint8_t *, const pack_entries *, const pack_entries *, uint32_t, uint32_t, float,
+                               int, size_t, size_t, const uint32_t *, size_t, const sample_dest *);
+
+static pack_kernel_fn kernel_for(rune_simd_level level)
+{
+    switch (level) {
+#if defined(RUNE_HAVE_X86_KERNELS)
+    case RUNE_SIMD_AVX512: return rune__pack_kernel_avx512;
+    case RUNE_SIMD_AVX2_FMA: return rune__pack_kernel_avx2fma;
+    case RUNE_SIMD_AVX2: return rune__pack_kernel_avx2;
+    case RUNE_SIMD_SSE2: return rune__pack_kernel_sse2;
+#endif
+    default: return rune__pack_kernel_scalar;
+    }
+}
+
+bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first, size_t n, float t,
+                            const sample_dest *o)
+{
+    const clip_packed *p = c->p;
+    float *const out[13] = {o->qx, o->qy, o->qz, o->qw, o->x, o->y, o->z, o->sx, o->sy, o->sz,
+                            o->weight, o->mask, o->coverage};
+    for (int k = 0; k < 13; k++)
+        if (k < 7 || k >= 10 || p->scaled)
+            memcpy(out[k], c->fixed[k] + first, n * sizeof(float));
+    uint32_t i0, i1;
+    float u;
+    pack_locate(p, t, &i0, &i1, &u);
+    uint32_t g0 = i0 / PACK_SEGMENT, g1 = i1 / PACK_SEGMENT;
+    const pack_entries *a = slot_for(c, g0, g1);
+    const pack_entries *b = slot_for(c, g1, g0);
+    pack_kernel_fn kernel = kernel_for(level);
+    size_t g = first / RUNE_SAMPLE_CHUNK * (size_t)c->channels;
+    for (int ch = 0; ch < c->channels; ch++, g++)
+        if (c->group[g] < c->group[g + 1])
+            kernel(p->data, a, b, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, c->group[g], c->group[g + 1], c->lane,
+                   first, o);
+    return p->scaled;
+}

@@ -1,0 +1,364 @@
+/* Unit tests of clip compression (src/rig/clip_compress.c, src/clip/clip_pack*.c,
+ * packed_*.c): the bound on a hand-made chain, what stays exact (constant
+ * channels, weights, markers), the clips that cannot compress and why,
+ * the stored form's damage checks, allocation failures, and a compressed
+ * .rune asset against the same clip compressed in memory. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "rune/rune.h"
+#include "counting_alloc.h"
+
+/* Root at the origin, Arm 1 unit up, Hand 1 unit further: a chain whose
+ * Hand end sits 2 units from the root. */
+static const rune_joint_desc chain[] = {
+    {"Root", NULL, {{0, 0, 0}, {0, 0, 0, 1}}},
+    {"Arm", "Root", {{0, 1, 0}, {0, 0, 0, 1}}},
+    {"Hand", "Arm", {{0, 1, 0}, {0, 0, 0, 1}}},
+};
+enum { FRAMES = 41 }; /* 30 Hz, 0 .. 1.333 s */
+
+typedef struct clip_spec {
+    bool eased, off_grid, weight_changes;
+    float root_weight;
+} clip_spec;
+
+/* Arm swings about z by 0.8 sin(3t); Hand turns about x by 0.5 t; Root
+ * keeps a constant translation (2, 0, 0) and holds still otherwise, at
+ * `root_weight`; a marker at 0.5 s; looping at the action priority. */
+static rune_clip *make_clip(const clip_spec *spec)
+{
+    static rune_key_pose_desc poses[FRAMES][3];
+    static rune_keyframe_desc kf[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        float t = (float)f / 30.0f;
+        if (spec->off_grid && f == 7)
+            t += 0.01f;
+        poses[f][0] = (rune_key_pose_desc){"", "Root", {2, 0, 0}, {0, 0, 0, 1}, spec->root_weight, 0, RUNE_EASE_LINEAR,
+                                           RUNE_EASE_IN};
+        if (spec->weight_changes && f == 9)
+            poses[f][0].weight = 0.25f;
+        poses[f][1] = (rune_key_pose_desc){"Root", "Arm", {0, 0, 0}, rune_q_axis_angle(rune_v3(0, 0, 1), 0.8f * sinf(3 * t)),
+                                           1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        poses[f][2] = (rune_key_pose_desc){"Arm", "Hand", {0, 0, 0}, rune_q_axis_angle(rune_v3(1, 0, 0), 0.5f * t), 1,
+                                           0, spec->eased && f == 4 ? RUNE_EASE_CUBIC : RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        kf[f] = (rune_keyframe_desc){t, poses[f], 3};
+    }
+    static const rune_marker_desc marks[] = {{0.5f, "hit", "left"}};
+    rune_sequence_desc d = {"swing", 3, true, RUNE_PRIORITY_ACTION, kf, FRAMES, marks, 1};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static rune_rig *make_rig(void)
+{
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(chain, 3, NULL, &rig, NULL), RUNE_OK);
+    return rig;
+}
+
+/* The Hand's position (model space) when Arm turns by a about z and Hand
+ * sits 1 unit up Arm's y axis: (2 - sin a, 1 + cos a, 0). */
+static void test_bound_on_a_chain(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    clip_spec spec = {false, false, false, 1.0f};
+    rune_clip *exact = make_clip(&spec), *packed;
+    /* rig height at rest: 2 units (the Hand is 2 above the Root) */
+    assert_float_equal(rune_rig_height(rig), 2.0f, 1e-6f);
+    rune_compress_settings s = {0.001f, 0.1f};
+    rune_error err;
+    assert_int_equal(rune_clip_compress(exact, rig, &s, NULL, &packed, &err), RUNE_OK);
+    rune_clip_compression z;
+    assert_true(rune_clip_compressed(packed, &z));
+    assert_false(rune_clip_compressed(exact, NULL));
+    assert_int_equal(z.samples, FRAMES);
+    assert_float_equal(z.dt, 1.0f / 30.0f, 1e-6f);
+    assert_float_equal(z.precision, 0.001f, 0.0f);
+    assert_float_equal(z.shell, 0.1f, 0.0f);
+    assert_true(z.max_error <= 0.001f);
+    assert_int_equal(z.raw_bytes, 40u * 3u * FRAMES);
+    assert_int_equal(z.animated, 2); /* Arm's and Hand's rotations; Root is constant */
+    /* at every sample the Hand stands where the formula puts it, within
+     * the precision (its origin is one of the measured points' centres) */
+    rune_binding *b;
+    rune_pose pose;
+    rune_mat4 m[3];
+    assert_int_equal(rune_binding_create(rig, packed, 0, NULL, &b, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&pose, 3, NULL, NULL), RUNE_OK);
+    for (int f = 0; f < FRAMES; f++) {
+        float t = (float)f / 30.0f, a = 0.8f * sinf(3 * t);
+        rune_binding_sample(b, t, &pose);
+        rune_rig_model_matrices(rig, &pose, m);
+        float dx = m[2].m[12] - (2.0f - sinf(a)), dy = m[2].m[13] - (1.0f + cosf(a)), dz = m[2].m[14];
+        assert_true(sqrtf(dx * dx + dy * dy + dz * dz) <= 0.001f);
+        /* Root's constant channel is exact, and so is its weight */
+        assert_float_equal(pose.tx[0], 2.0f, 0.0f);
+        assert_float_equal(pose.coverage[0], 1.0f, 0.0f);
+    }
+    /* halfway between samples the rotation interpolates: within the
+     * precision plus what a 1/30 s chord leaves (nlerp, not slerp) */
+    rune_binding_sample(b, 0.5f / 30.0f, &pose);
+    rune_rig_model_matrices(rig, &pose, m);
+    float a = 0.5f * (0.0f + 0.8f * sinf(3.0f / 30.0f));
+    assert_float_equal(m[2].m[12], 2.0f - sinf(a), 2e-3f);
+    /* what the clip carries beside motion */
+    assert_true(rune_clip_loops(packed));
+    assert_int_equal(rune_clip_priority(packed), RUNE_PRIORITY_ACTION);
+    assert_int_equal(rune_clip_revision(packed), 3);
+    assert_string_equal(rune_clip_id(packed), "swing");
+    assert_int_equal(rune_clip_marker_count(packed), 1);
+    assert_string_equal(rune_clip_markers(packed)[0].value, "left");
+    assert_float_equal(rune_clip_length(packed), rune_clip_length(exact), 0.0f);
+    /* keys of a compressed clip: its grid samples; a constant track has one */
+    /* tracks in name order: /Root (constant: one key), Arm/Hand, Root/Arm */
+    assert_int_equal(rune_clip_track_key_count(packed, 0), 1);
+    assert_int_equal(rune_clip_track_key_count(packed, 2), FRAMES);
+    assert_true(rune_clip_bytes(packed) < rune_clip_bytes(exact));
+    rune_pose_release(&pose);
+    rune_binding_destroy(b);
+    rune_clip_destroy(packed);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+static void test_half_weight_kept(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    clip_spec spec = {false, false, false, 0.5f};
+    rune_clip *exact = make_clip(&spec), *packed;
+    assert_int_equal(rune_clip_compress(exact, rig, NULL, NULL, &packed, NULL), RUNE_OK);
+    rune_key_sample s;
+    rune_clip_sample_track(packed, 0, 0.3f, &s); /* /Root */
+    assert_float_equal(s.weight, 0.5f, 0.0f);
+    assert_float_equal(s.coverage, 0.5f, 0.0f);
+    /* the defaults: rig height 2 -> precision 2 / 18000, shell 2 / 60 */
+    rune_clip_compression z;
+    rune_clip_compressed(packed, &z);
+    assert_float_equal(z.precision, 2.0f / 18000.0f, 1e-9f);
+    assert_float_equal(z.shell, 2.0f / 60.0f, 1e-7f);
+    rune_clip_destroy(packed);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    const struct {
+        clip_spec spec;
+        const char *says;
+    } cases[] = {
+        {{true, false, false, 1.0f}, "eased"},
+        {{false, true, false, 1.0f}, "off the grid"},
+        {{false, false, true, 1.0f}, "weight"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rune_clip *exact = make_clip(&cases[i].spec), *packed = (rune_clip *)1;
+        rune_error err;
+        assert_int_equal(rune_clip_compress(exact, rig, NULL, NULL, &packed, &err), RUNE_E_INVALID);
+        assert_null(packed);
+        assert_non_null(strstr(err.message, cases[i].says));
+        assert_non_null(strstr(err.message, "swing"));
+        rune_clip_destroy(exact);
+    }
+    /* a precision no width reaches */
+    clip_spec plain = {false, false, false, 1.0f};
+    rune_clip *exact = make_clip(&plain), *packed;
+    rune_compress_settings tiny = {1e-12f, 0.1f};
+    rune_error err;
+    assert_int_equal(rune_clip_compress(exact, rig, &tiny, NULL, &packed, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "lossless"));
+    rune_compress_settings nan = {NAN, 0.1f};
+    assert_int_equal(rune_clip_compress(exact, rig, &nan, NULL, &packed, &err), RUNE_E_INVALID);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+/* The stored form's layout (docs/format.md): 64-byte header, 68 bytes a
+ * track, 12 a marker, 32 a subtrack's range, then per segment and
+ * subtrack 3 width bytes, then 3 low and 3 high range bytes. */
+enum { HEAD = 64, TRACK = 68, MARKER = 12, RANGE = 32 };
+
+static void test_stored_form_damage(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    clip_spec spec = {false, false, false, 1.0f};
+    rune_clip *exact = make_clip(&spec), *packed, *back;
+    assert_int_equal(rune_clip_compress(exact, rig, NULL, NULL, &packed, NULL), RUNE_OK);
+    size_t size = rune_clip_packed_size(packed);
+    assert_true(size > 0);
+    assert_int_equal(rune_clip_packed_size(exact), 0);
+    unsigned char *good = malloc(size), *bad = malloc(size);
+    assert_non_null(good);
+    assert_non_null(bad);
+    rune_clip_packed_write(packed, good);
+    rune_error err;
+    assert_int_equal(rune_clip_packed_read(good, size, NULL, &back, &err), RUNE_OK);
+    rune_clip_destroy(back);
+    /* 2 subtracks, 3 segments (41 samples): widths at `tables` */
+    size_t tables = HEAD + 3 * TRACK + 1 * MARKER + 2 * RANGE, cells = 3 * 2 * 3;
+    size_t ranges = HEAD + 3 * TRACK + MARKER;
+    const struct {
+        size_t at;
+        uint32_t value;
+        int bytes;
+        const char *says;
+    } damage[] = {
+        {tables, 25, 1, "width byte"},                  /* a width past 24 */
+        {tables + 1, 0x40 | 3, 1, "width byte"},        /* a dropped component on a second width */
+        {tables + cells, 255, 1, "range starts above"}, /* a low byte above the high */
+        {HEAD + 8, 7, 4, "subtrack"},                   /* /Root's rotation: subtrack 7 of 2 */
+        {HEAD + 12, 0, 4, "used twice"},                /* /Root's translation: subtrack 0, Arm/Hand's rotation */
+        {ranges, 0x40000000u, 4, "rotation range"},     /* a rotation range from 2.0 */
+        {ranges + 4, 0x7fc00000u, 4, "not finite"},     /* a NaN range */
+        {20, 200, 4, "do not match its size"},          /* the sample count */
+        {4, 9, 4, "priority"},
+        {0, 2, 4, "flags"},
+    };
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        memcpy(bad, good, size);
+        if (damage[i].bytes == 1)
+            bad[damage[i].at] = (unsigned char)damage[i].value;
+        else
+            memcpy(bad + damage[i].at, &damage[i].value, 4);
+        rune_clip *c = (rune_clip *)1;
+        rune_status st = rune_clip_packed_read(bad, size, NULL, &c, &err);
+        if (st != RUNE_E_PARSE || !strstr(err.message, damage[i].says))
+            print_message("damage %zu: status %d, \"%s\"\n", i, (int)st, err.message);
+        assert_int_equal(st, RUNE_E_PARSE);
+        assert_null(c);
+        assert_non_null(strstr(err.message, "compressed clip: "));
+        assert_non_null(strstr(err.message, damage[i].says));
+    }
+    /* every truncation */
+    for (size_t n = 0; n < size; n++) {
+        rune_clip *c;
+        assert_int_equal(rune_clip_packed_read(good, n, NULL, &c, &err), RUNE_E_PARSE);
+    }
+    /* every byte flipped: refused, or a clip whose samples stay finite */
+    for (size_t i = 0; i < size; i++) {
+        memcpy(bad, good, size);
+        bad[i] ^= 0xa5;
+        rune_clip *c;
+        if (rune_clip_packed_read(bad, size, NULL, &c, &err) != RUNE_OK)
+            continue;
+        rune_sample_cache *cache;
+        assert_int_equal(rune_sample_cache_create(c, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+        for (int k = -1; k < 4; k++) {
+            rune_sample_chunk ch;
+            rune_sample_cache_sample(cache, 0.45f * (float)k, 0, rune_clip_track_count(c), &ch);
+            for (size_t l = 0; l < rune_clip_track_count(c); l++)
+                assert_true(isfinite(ch.x[l]) && isfinite(ch.qx[l]) && isfinite(ch.qw[l]) && isfinite(ch.coverage[l]));
+        }
+        rune_sample_cache_destroy(cache);
+        rune_clip_destroy(c);
+    }
+    free(good);
+    free(bad);
+    rune_clip_destroy(packed);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    clip_spec spec = {false, false, false, 1.0f};
+    rune_clip *exact = make_clip(&spec);
+    for (size_t k = 1; k < 48; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_clip *packed = NULL;
+        rune_status st = rune_clip_compress(exact, rig, NULL, &ca.iface, &packed, NULL);
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        rune_clip_destroy(packed);
+        if (ca.live_bytes)
+            counting_alloc_report(&ca);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+/* A compressed clip through a .rune asset: the same clip (its stored
+ * form's bytes), and sampled the same at every time. */
+static void test_asset_equals_memory(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    clip_spec spec = {false, false, false, 1.0f};
+    rune_clip *exact = make_clip(&spec), *packed;
+    assert_int_equal(rune_clip_compress(exact, rig, NULL, NULL, &packed, NULL), RUNE_OK);
+    const rune_clip *clips[] = {packed};
+    rune_asset_desc d = {rig, clips, 1, 0};
+    void *data;
+    size_t size;
+    assert_int_equal(rune_asset_encode(&d, NULL, &data, &size, NULL), RUNE_OK);
+    rune_asset *a;
+    rune_error err;
+    assert_int_equal(rune_asset_load_memory(data, size, "c.rune", NULL, &a, &err), RUNE_OK);
+    const rune_clip *loaded = rune_asset_clip(a, 0);
+    assert_true(rune_clip_compressed(loaded, NULL));
+    size_t n = rune_clip_packed_size(loaded);
+    assert_int_equal(n, rune_clip_packed_size(packed));
+    unsigned char *x = malloc(n), *y = malloc(n);
+    rune_clip_packed_write(loaded, x);
+    rune_clip_packed_write(packed, y);
+    assert_memory_equal(x, y, n);
+    for (int k = -3; k < 50; k++)
+        for (size_t t = 0; t < 3; t++) {
+            rune_key_sample p, q;
+            rune_clip_sample_track(packed, t, 0.031f * (float)k, &p);
+            rune_clip_sample_track(loaded, t, 0.031f * (float)k, &q);
+            assert_memory_equal(&p, &q, sizeof p);
+        }
+    free(x);
+    free(y);
+    rune_asset_destroy(a);
+    rune_asset_free_encoded(NULL, data, size);
+    rune_clip_destroy(packed);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
+/* The CMU excerpt fixture (40 frames of 01_01, imported with the default
+ * compression): it loads, every clip is compressed, samples stay finite. */
+static void test_fixture_loads(void **state)
+{
+    (void)state;
+    rune_asset *a;
+    rune_error err;
+    assert_int_equal(rune_asset_load_file(RUNE_TEST_DATA "/fixtures/cmu_excerpt_compressed.rune", NULL, &a, &err),
+                     RUNE_OK);
+    rune_clip_compression z;
+    assert_true(rune_clip_compressed(rune_asset_clip(a, 0), &z));
+    assert_int_equal(z.samples, 40);
+    assert_true(z.max_error <= z.precision);
+    rune_asset_destroy(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bound_on_a_chain),   cmocka_unit_test(test_half_weight_kept),
+        cmocka_unit_test(test_refusals),           cmocka_unit_test(test_stored_form_damage),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_asset_equals_memory),
+        cmocka_unit_test(test_fixture_loads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -226,8 +226,11 @@ RUNE_API size_t rune_character_dropped_signals(const rune_character *ch);
 
 /** A fixed pool of worker threads that updates many characters per call.
  * Workers wait on an atomic frame counter: the frame path takes no lock
- * and allocates nothing. Each character is updated by exactly one thread,
- * so results do not depend on the number of workers. */
+ * and allocates nothing once every character's scratch has grown to what
+ * its plays need (a frame that starts a larger graph or blend may grow it,
+ * from whichever thread updates that character: an allocator shared by
+ * characters of one batch must be thread-safe). Each character is updated
+ * by exactly one thread, so results do not depend on the number of workers. */
 typedef struct rune_batch rune_batch;
 
 /** Starts `workers` threads (0: the caller does all the work). */

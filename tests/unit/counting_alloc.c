@@ -1,16 +1,24 @@
 /* Counting and fault-injecting allocator for tests. */
 #include "counting_alloc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Batches call a character's allocator from their worker threads (a
+ * scratch growing during a frame): the counts are kept under one lock. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *ca_alloc(void *user, size_t size)
 {
     counting_alloc *c = user;
+    pthread_mutex_lock(&lock);
     c->attempts++;
-    if (c->fail_at && c->attempts == c->fail_at)
+    if (c->fail_at && c->attempts == c->fail_at) {
+        pthread_mutex_unlock(&lock);
         return NULL;
+    }
     void *p = malloc(size);
     if (p) {
         c->allocs++;
@@ -23,6 +31,7 @@ static void *ca_alloc(void *user, size_t size)
                 break;
             }
     }
+    pthread_mutex_unlock(&lock);
     return p;
 }
 
@@ -31,6 +40,7 @@ static void ca_free(void *user, void *p, size_t size)
     counting_alloc *c = user;
     if (!p)
         return;
+    pthread_mutex_lock(&lock);
     c->frees++;
     c->live_bytes -= size;
     for (size_t i = 0; i < 1024; i++)
@@ -41,6 +51,7 @@ static void ca_free(void *user, void *p, size_t size)
             c->live[i].p = NULL;
             break;
         }
+    pthread_mutex_unlock(&lock);
     free(p);
 }
 

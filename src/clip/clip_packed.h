@@ -42,9 +42,9 @@
  * width bytes; the subtrack's bytes in the segment are twice that. */
 static inline unsigned pack_sample_bits(const uint8_t *w) { return PACK_WIDTH(w[0]) + PACK_WIDTH(w[1]) + PACK_WIDTH(w[2]); }
 #define PACK_SUB_BYTES(w) (PACK_SEGMENT / 8u * pack_sample_bits(w))
-/* Zero bytes past the data, so a 32-bit load at the last value stays
- * inside the block. */
-#define PACK_DATA_PAD 4
+/* Zero bytes past the data, so an unaligned 32-bit load at the last
+ * value (or a gather's) stays inside the block, with room to spare. */
+#define PACK_DATA_PAD 8
 /* The most data bytes a packed clip holds: bit addresses stay 32-bit. */
 #define PACK_MAX_DATA ((size_t)1 << 29)
 /* Most samples a packed clip may hold. */
@@ -78,7 +78,19 @@ typedef struct clip_packed {
 
 /* The largest integer of a width, and its reciprocal (0 for width 0). */
 static inline uint32_t pack_max_q(unsigned bits) { return bits ? (1u << bits) - 1u : 0u; }
-static inline float pack_inv_q(unsigned bits) { return bits ? 1.0f / (float)pack_max_q(bits) : 0.0f; }
+static inline float pack_inv_q(unsigned bits)
+{
+    /* 1 / (2^bits - 1) as float division rounds it (a table: segment
+     * loads compute one per component) */
+#define PACK_INV(b) (1.0f / (float)((1u << (b)) - 1u))
+    static const float inv[PACK_MAX_BITS + 1] = {
+        0.0f,        PACK_INV(1),  PACK_INV(2),  PACK_INV(3),  PACK_INV(4),  PACK_INV(5),  PACK_INV(6),
+        PACK_INV(7), PACK_INV(8),  PACK_INV(9),  PACK_INV(10), PACK_INV(11), PACK_INV(12), PACK_INV(13),
+        PACK_INV(14), PACK_INV(15), PACK_INV(16), PACK_INV(17), PACK_INV(18), PACK_INV(19), PACK_INV(20),
+        PACK_INV(21), PACK_INV(22), PACK_INV(23), PACK_INV(24)};
+#undef PACK_INV
+    return inv[bits <= PACK_MAX_BITS ? bits : 0];
+}
 
 /* A segment's range of one component: base and extent in value units. */
 static inline void pack_segment_range(float cmin, float cext, unsigned lo, unsigned hi, float *base, float *ext)

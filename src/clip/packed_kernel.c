@@ -112,18 +112,28 @@ void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const
     float va[3][BLOCK], vb[3][BLOCK], q[4][BLOCK];
     for (size_t e = e0; e < e1; e += BLOCK) {
         size_t n = e1 - e < BLOCK ? e1 - e : BLOCK;
-        decode_block(data, a, e, ja, n, va);
-        decode_block(data, b, e, jb, n, vb);
+        /* whole vectors of 8 (the entry arrays have room past the last
+         * entry, PACK_ENTRY_SLACK, whose values are decoded and dropped);
+         * a few entries alone go one by one */
+        size_t wide = n < 4 ? n : (n + 7) & ~(size_t)7;
+        decode_block(data, a, e, ja, wide, va);
+        /* on a sample exactly (playback at a divisor of the clip's rate)
+         * the second sample weighs nothing */
+        bool on_sample = u == 0.0f;
+        if (!on_sample)
+            decode_block(data, b, e, jb, wide, vb);
+        float(*second)[BLOCK] = on_sample ? va : vb;
         const uint32_t *l = lane + e;
         if (channel == PACK_ROT) {
-            nlerp_block(va, vb, a->dropped + e, b->dropped + e, u, n, q);
+            nlerp_block(va, second, a->dropped + e, (on_sample ? a : b)->dropped + e, u, wide, q);
             for (size_t i = 0; i < n; i++) {
                 size_t k = l[i] - first;
                 o->qx[k] = q[0][i], o->qy[k] = q[1][i], o->qz[k] = q[2][i], o->qw[k] = q[3][i];
             }
             continue;
         }
-        lerp_block(va, vb, u, n);
+        if (!on_sample)
+            lerp_block(va, vb, u, wide);
         float *x = channel == PACK_POS ? o->x : o->sx, *y = channel == PACK_POS ? o->y : o->sy;
         float *z = channel == PACK_POS ? o->z : o->sz;
         for (size_t i = 0; i < n; i++) {

@@ -29,7 +29,10 @@ static void fixed_lane(pack_cursor *c, size_t i, const packed_track *t)
 }
 
 /* Entry room: every lane's channels, rounded up for the kernels' blocks. */
-static size_t entry_room(const clip_packed *p, size_t padded) { return kernel_lanes(padded * channels_of(p)) + 16; }
+static size_t entry_room(const clip_packed *p, size_t padded)
+{
+    return kernel_lanes(padded * channels_of(p)) + PACK_ENTRY_SLACK;
+}
 
 size_t rune__pack_cursor_bytes(const clip_packed *p, size_t lanes)
 {

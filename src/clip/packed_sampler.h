@@ -20,6 +20,9 @@ typedef struct pack_entries {
 } pack_entries;
 
 #define PACK_ENTRY_FIELDS 14
+/* Entries the arrays hold past the last (the kernel decodes whole
+ * vectors of 16). */
+#define PACK_ENTRY_SLACK 16
 
 typedef struct pack_cursor {
     const clip_packed *p;

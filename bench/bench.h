@@ -30,6 +30,22 @@ typedef struct bench_scene {
 int bench_scene_make(bench_scene *s, size_t joints, size_t clips);
 void bench_scene_free(bench_scene *s);
 
+/* ---- Sampling over time ------------------------------------------------ */
+
+/** One play sampled frame after frame: forward at BENCH_DT (wrapping at
+ * `length`), or at random times. */
+typedef struct bench_sample_ctx {
+    const rune_binding *b;
+    rune_sample_cache *cache;
+    rune_pose pose;
+    float t, length;
+    uint32_t seed;
+    bool random;
+} bench_sample_ctx;
+
+/** The next time of a sampling context (bench_kernels.c). */
+float bench_next_time(bench_sample_ctx *c);
+
 /* ---- The naive reference ----------------------------------------------- */
 
 /** What a straightforward implementation does: a binary search and an

@@ -44,27 +44,10 @@ static rune_clip *size_row(const bench_plan *p, const char *id, const char *name
     return packed;
 }
 
-typedef struct sample_ctx {
-    const rune_binding *b;
-    rune_sample_cache *cache;
-    rune_pose pose;
-    float t, length;
-    uint32_t seed;
-    bool random;
-} sample_ctx;
-
 static void sample_one(void *p)
 {
-    sample_ctx *c = p;
-    if (c->random) {
-        c->seed = c->seed * 1664525u + 1013904223u;
-        c->t = c->length * (float)(c->seed >> 8) * (1.0f / 16777216.0f);
-    } else {
-        c->t += BENCH_DT;
-        if (c->t >= c->length)
-            c->t -= c->length;
-    }
-    rune_binding_sample_cached(c->b, c->cache, c->t, &c->pose);
+    bench_sample_ctx *c = p;
+    rune_binding_sample_cached(c->b, c->cache, bench_next_time(c), &c->pose);
 }
 
 /* ns per rig joint of sampling a clip, forward (random: at random times). */
@@ -72,7 +55,7 @@ static double sample_ns(const bench_plan *p, const rune_rig *rig, const rune_cli
 {
     size_t n = rune_rig_joint_count(rig);
     rune_binding *b = NULL;
-    sample_ctx c = {NULL, NULL, {0}, 0.0f, rune_clip_length(clip), 1u, random};
+    bench_sample_ctx c = {NULL, NULL, {0}, 0.0f, rune_clip_length(clip), 1u, random};
     double ns = -1.0;
     if (!rune_binding_create(rig, clip, 0, NULL, &b, NULL) &&
         !rune_binding_sampler_create(b, p->level, NULL, &c.cache, NULL) && !rune_pose_init(&c.pose, n, NULL, NULL)) {

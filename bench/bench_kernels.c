@@ -34,16 +34,7 @@ static double naive_of(const bench_plan *p, bench_fn fn, void *ctx, double per)
 
 /* ---- sampling ---------------------------------------------------------- */
 
-typedef struct sample_ctx {
-    const rune_binding *b;
-    rune_sample_cache *cache;
-    rune_pose pose;
-    float t, length;
-    uint32_t seed;
-    bool random;
-} sample_ctx;
-
-static float next_time(sample_ctx *c)
+float bench_next_time(bench_sample_ctx *c)
 {
     if (c->random) {
         c->seed = c->seed * 1664525u + 1013904223u;
@@ -58,14 +49,14 @@ static float next_time(sample_ctx *c)
 
 static void sample_fast(void *p)
 {
-    sample_ctx *c = p;
-    rune_binding_sample_cached(c->b, c->cache, next_time(c), &c->pose);
+    bench_sample_ctx *c = p;
+    rune_binding_sample_cached(c->b, c->cache, bench_next_time(c), &c->pose);
 }
 
 static void sample_naive(void *p)
 {
-    sample_ctx *c = p;
-    bench_ref_sample(c->b, next_time(c), &c->pose);
+    bench_sample_ctx *c = p;
+    bench_ref_sample(c->b, bench_next_time(c), &c->pose);
 }
 
 /* per joint: lerp (3 FMA), slerp by series (two degree-12 polynomials,
@@ -76,7 +67,7 @@ static void sample_naive(void *p)
 
 static int sampling_rows(const bench_plan *p, const bench_scene *s)
 {
-    sample_ctx c = {s->bindings[0], NULL, {0}, 0.0f, rune_clip_length(rune_binding_clip(s->bindings[0])), 1u, false};
+    bench_sample_ctx c = {s->bindings[0], NULL, {0}, 0.0f, rune_clip_length(rune_binding_clip(s->bindings[0])), 1u, false};
     if (rune_binding_sampler_create(c.b, p->level, NULL, &c.cache, NULL) || rune_pose_init(&c.pose, JOINTS, NULL, NULL))
         return 1;
     for (int random = 0; random < 2; random++) {

@@ -12,7 +12,19 @@
  * can tell a recompiled clip from a freed one at a reused address. */
 static _Atomic uint64_t next_serial = 1;
 
-uint64_t rune__clip_next_serial(void) { return atomic_fetch_add(&next_serial, 1); }
+void rune__clip_head(rune_clip *c, const rune_allocator *alloc, size_t block_size, uint32_t revision, bool loop,
+                     int priority, float length, size_t tracks, size_t markers)
+{
+    c->alloc = *alloc;
+    c->block_size = block_size;
+    c->revision = revision;
+    c->serial = atomic_fetch_add(&next_serial, 1);
+    c->loop = loop;
+    c->priority = priority;
+    c->length = length;
+    c->track_count = tracks;
+    c->marker_count = markers;
+}
 
 typedef struct key_ref {
     const rune_key_pose_desc *pose;
@@ -333,16 +345,8 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
         return rune_fail(err, RUNE_E_NOMEM, "out of memory compiling clip \"%s\"", d->id);
     }
     rune_clip *c = (rune_clip *)block;
-    c->alloc = *alloc;
-    c->block_size = head + measure.used;
-    c->revision = d->revision;
-    c->serial = rune__clip_next_serial();
-    c->loop = d->loop;
-    c->priority = d->priority;
-    c->length = length;
-    c->track_count = tracks;
+    rune__clip_head(c, alloc, head + measure.used, d->revision, d->loop, d->priority, length, tracks, d->marker_count);
     c->key_count = keys;
-    c->marker_count = d->marker_count;
     packer fill = {block + head, 0};
     layout(&fill, c, d, refs, ref_count, tracks, keys, scaled);
     prepare_segments(c);

@@ -120,8 +120,9 @@ static inline const char *pack_str(packer *p, const char *s)
     return dst;
 }
 
-/* A new clip's serial (rune_clip_serial). */
-uint64_t rune__clip_next_serial(void);
+/* Fills what every clip's block starts with (a new serial included). */
+void rune__clip_head(rune_clip *c, const rune_allocator *alloc, size_t block_size, uint32_t revision, bool loop,
+                     int priority, float length, size_t tracks, size_t markers);
 /* Sorts markers by pos, stably. */
 void rune__clip_sort_markers(rune_marker *m, size_t n);
 

@@ -73,15 +73,8 @@ rune_status rune__clip_assemble(const pack_parts *s, const rune_allocator *alloc
         return rune_fail(err, RUNE_E_NOMEM, "out of memory building compressed clip \"%s\"", s->id);
     rune_clip *c = (rune_clip *)block;
     clip_packed *k = (clip_packed *)(block + align16(sizeof(rune_clip)));
-    c->alloc = *alloc;
-    c->block_size = head + measure.used;
-    c->revision = s->revision;
-    c->serial = rune__clip_next_serial();
-    c->loop = s->loop;
-    c->priority = s->priority;
-    c->length = s->length;
-    c->track_count = s->track_count;
-    c->marker_count = s->marker_count;
+    rune__clip_head(c, alloc, head + measure.used, s->revision, s->loop, s->priority, s->length, s->track_count,
+                    s->marker_count);
     c->packed = k;
     k->samples = s->samples;
     k->segments = (s->samples + PACK_SEGMENT - 1) / PACK_SEGMENT;

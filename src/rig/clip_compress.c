@@ -18,296 +18,20 @@
  *
  * Segments are independent (16 samples each), so this is a few thousand
  * pose evaluations of 16 samples per segment at most. */
-#include "rig_internal.h"
-#include "../clip/clip_packed.h"
+#include "compress_internal.h"
 #include "../base/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Values a track holds at one sample: rotation (w >= 0), translation, scale. */
-enum { V_RX, V_RY, V_RZ, V_RW, V_TX, V_TY, V_TZ, V_SX, V_SY, V_SZ, V_COUNT };
-static const int channel_first[PACK_CHANNELS] = {V_RX, V_TX, V_SX};
-
-/* An animated channel. */
-typedef struct sub_info {
-    uint32_t track;
-    int ch;
-} sub_info;
-
-typedef struct planner {
-    rune_allocator alloc;
-    const rune_clip *clip;
-    const rune_rig *rig;
-    rune_binding *bind;
-    size_t tracks, joints, subs, samples, segments;
-    float t0, dt, target, shell;
-    float *val;            /* [track][sample][V_COUNT], exact */
-    packed_track *packed;  /* per track: constants, subtrack of each channel */
-    sub_info *sub;         /* per subtrack */
-    float *range;          /* per subtrack: PACK_RANGE floats (min[4], extent[4]) */
-    uint8_t *drop;         /* [segment][sub]: the rotation component left out */
-    int32_t *track_joint;  /* per track: its joint, or -1 */
-    rune_pose pose;
-    rune_mat4 *exact;      /* [PACK_SEGMENT][joints] for the segment at hand */
-    rune_mat4 *lossy;      /* [joints] */
-    float *now;            /* [PACK_SEGMENT][track][V_COUNT]: the values the current widths decode */
-    float *trial;          /* [PACK_SEGMENT][3]: one subtrack at a trial width */
-    float *err;            /* [joints + tracks]: worst error of each joint (then of each unbound track) */
-    float *base;           /* the same at the current widths */
-    uint8_t *live;         /* [joints + tracks]: the slots an evaluation measures */
-    uint8_t *width, *lo, *hi; /* the plan: [segment][sub][3] each */
-    uint8_t *level;        /* [segment][sub]: the widest component's width */
-    uint8_t *cur;          /* [sub]: levels in the segment at hand (PACK_EXACT: not quantized) */
-    float max_error;
-} planner;
-
-#define PACK_EXACT 255
-
-static const float *value(const planner *p, size_t track, size_t i)
-{
-    return &p->val[(track * p->samples + i) * V_COUNT];
-}
-
-/* Grows a box by a pose's joints in model space. */
-static void grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3])
-{
-    rune_rig_model_matrices(rig, pose, m);
-    for (size_t j = 0; j < rune_rig_joint_count(rig); j++)
-        for (int c = 0; c < 3; c++) {
-            float v = m[j].m[12 + c];
-            lo[c] = v < lo[c] ? v : lo[c];
-            hi[c] = v > hi[c] ? v : hi[c];
-        }
-}
-
-static float box_height(const float lo[3], const float hi[3])
-{
-    float h = 0.0f;
-    for (int c = 0; c < 3; c++)
-        h = hi[c] - lo[c] > h ? hi[c] - lo[c] : h;
-    return isfinite(h) ? h : 0.0f;
-}
-
-float rune_rig_height(const rune_rig *rig)
-{
-    size_t n = rig ? rune_rig_joint_count(rig) : 0;
-    rune_pose pose;
-    rune_mat4 *m = calloc(n ? n : 1, sizeof *m);
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    if (n && m && !rune_pose_init(&pose, n, NULL, NULL)) {
-        grow_box(rig, &pose, m, lo, hi); /* the rest pose */
-        rune_pose_release(&pose);
-    }
-    free(m);
-    return box_height(lo, hi);
-}
-
-/* The grid every key of the clip lies on, or a message saying why not. */
-static rune_status find_grid(planner *p, rune_error *err)
-{
-    const rune_clip *c = p->clip;
-    const char *id = rune_clip_id(c);
-    size_t longest = 0, most = 0;
-    double first = INFINITY, last = -INFINITY, gap = INFINITY;
-    for (size_t t = 0; t < p->tracks; t++) {
-        size_t n = rune_clip_track_key_count(c, t);
-        rune_key_pose_desc k0;
-        float time;
-        rune_clip_track_key(c, t, 0, &time, &k0);
-        first = time < first ? time : first;
-        float before = time;
-        for (size_t k = 0; k < n; k++) {
-            rune_key_pose_desc d;
-            rune_clip_track_key(c, t, k, &time, &d);
-            last = time > last ? time : last;
-            if (k > 0 && time - before < gap)
-                gap = (double)time - before;
-            before = time;
-            if (k > 0 && d.easing != RUNE_EASE_LINEAR)
-                return rune_fail(err, RUNE_E_INVALID,
-                                 "clip \"%s\": track %s/%s key %zu is eased: only linear keys compress", id, d.parent,
-                                 d.part, k);
-            if (d.weight != k0.weight || d.mask_weight != k0.mask_weight)
-                return rune_fail(err, RUNE_E_INVALID,
-                                 "clip \"%s\": track %s/%s: its weight or mask weight changes: compressed tracks "
-                                 "keep them constant",
-                                 id, d.parent, d.part);
-        }
-        if (n > most)
-            most = n, longest = t;
-    }
-    if (p->tracks == 0 || most < 2) {
-        p->t0 = p->tracks ? (float)first : 0.0f, p->dt = 1.0f, p->samples = 1;
-        return RUNE_OK;
-    }
-    /* the step: the smallest gap between keys, refined over a long span
-     * (a single gap late in a clip carries the rounding of its times):
-     * the longest track's, when it is uniform, else the whole clip's */
-    float a, b;
-    rune_key_pose_desc d;
-    rune_clip_track_key(c, longest, 0, &a, &d);
-    rune_clip_track_key(c, longest, most - 1, &b, &d);
-    if (!(gap > 0.0) || !isfinite(gap) || !((last - first) / gap < PACK_MAX_SAMPLES))
-        return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": no usable time step between keys", id);
-    double dt = fabs(((double)b - a) / gap - (double)(most - 1)) < 0.01 * (double)(most - 1)
-                    ? ((double)b - a) / (double)(most - 1)
-                    : (last - first) / floor((last - first) / gap + 0.5);
-    double steps = (last - first) / dt;
-    if (steps + 1.0 > PACK_MAX_SAMPLES)
-        return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": %.0f samples, more than %u", id, steps + 1.0,
-                         PACK_MAX_SAMPLES);
-    for (size_t t = 0; t < p->tracks; t++) {
-        size_t n = rune_clip_track_key_count(c, t);
-        for (size_t k = 0; n > 1 && k < n; k++) {
-            float time;
-            rune_clip_track_key(c, t, k, &time, &d);
-            double at = (time - first) / dt;
-            if (fabs(at - floor(at + 0.5)) > 0.01)
-                return rune_fail(err, RUNE_E_INVALID,
-                                 "clip \"%s\": track %s/%s key %zu at %g s is off the grid of %g s steps from %g s: "
-                                 "only uniformly sampled clips compress",
-                                 id, d.parent, d.part, k, (double)time, dt, first);
-        }
-    }
-    p->t0 = (float)first;
-    p->dt = (float)dt;
-    p->samples = (size_t)floor(steps + 0.5) + 1;
-    return RUNE_OK;
-}
-
-/* Every track sampled on the grid (rotations with w >= 0): its keys
- * where it has one a sample, as the sampler finds them at their own
- * times (t0 + i dt in float is not exactly a key's time). */
-static void sample_exact(planner *p)
-{
-    for (size_t t = 0; t < p->tracks; t++)
-        for (size_t i = 0; i < p->samples; i++) {
-            rune_key_sample s;
-            float time = p->t0 + (float)i * p->dt;
-            if (rune_clip_track_key_count(p->clip, t) == p->samples)
-                time = rune_clip_track_key_time(p->clip, t, i);
-            rune_clip_sample_track(p->clip, t, time, &s);
-            if (s.r.w < 0.0f)
-                s.r = rune_q_negate(s.r);
-            float *v = &p->val[(t * p->samples + i) * V_COUNT];
-            float x[V_COUNT] = {s.r.x, s.r.y, s.r.z, s.r.w, s.t.x, s.t.y, s.t.z, s.s.x, s.s.y, s.s.z};
-            memcpy(v, x, sizeof x);
-        }
-}
-
-/* Constant channels (every sample equal to within float noise) keep one
- * exact value; the others become subtracks. (Rotations: x, y, z equal
- * with w >= 0 means w equal too.) */
-static size_t classify(planner *p, bool fill)
-{
-    size_t subs = 0;
-    for (size_t t = 0; t < p->tracks; t++) {
-        const float *v0 = value(p, t, 0);
-        packed_track *k = &p->packed[t];
-        rune_key_pose_desc d;
-        float time;
-        rune_clip_track_key(p->clip, t, 0, &time, &d);
-        *k = (packed_track){{PACK_CONSTANT, PACK_CONSTANT, PACK_CONSTANT}, d.weight, d.mask_weight,
-                            rune_q(v0[V_RX], v0[V_RY], v0[V_RZ], v0[V_RW]), rune_v3(v0[V_TX], v0[V_TY], v0[V_TZ]),
-                            rune_v3(v0[V_SX], v0[V_SY], v0[V_SZ])};
-        for (int ch = 0; ch < PACK_CHANNELS; ch++) {
-            int f = channel_first[ch];
-            float lo[3], hi[3];
-            bool constant = true;
-            for (int c = 0; c < 3; c++) {
-                lo[c] = hi[c] = v0[f + c];
-                for (size_t i = 1; i < p->samples; i++) {
-                    float x = value(p, t, i)[f + c];
-                    lo[c] = x < lo[c] ? x : lo[c];
-                    hi[c] = x > hi[c] ? x : hi[c];
-                }
-                float mag = fabsf(lo[c]) > fabsf(hi[c]) ? fabsf(lo[c]) : fabsf(hi[c]);
-                constant &= hi[c] - lo[c] <= 1e-7f * (mag > 1.0f ? mag : 1.0f);
-            }
-            if (constant)
-                continue;
-            if (fill) {
-                k->sub[ch] = (uint32_t)subs;
-                p->sub[subs] = (sub_info){(uint32_t)t, ch};
-            }
-            subs++;
-        }
-    }
-    return subs;
-}
-
-/* Stored value c (0..2) of subtrack a at sample i of segment g: a
- * rotation's components other than the segment's dropped one, the
- * quaternion's sign making that one positive. */
-static float stored(const planner *p, size_t a, size_t g, size_t i, unsigned c)
-{
-    const sub_info *s = &p->sub[a];
-    const float *v = value(p, s->track, i) + channel_first[s->ch];
-    if (s->ch != PACK_ROT)
-        return v[c];
-    unsigned d = p->drop[g * p->subs + a];
-    return v[d] < 0.0f ? -v[pack_kept(d, c)] : v[pack_kept(d, c)];
-}
-
-/* The range component stored value c of subtrack a uses in segment g. */
-static unsigned range_index(const planner *p, size_t a, size_t g, unsigned c)
-{
-    return p->sub[a].ch == PACK_ROT ? pack_kept(p->drop[g * p->subs + a], c) : c;
-}
-
-static size_t segment_end(const planner *p, size_t g)
-{
-    return g * PACK_SEGMENT + PACK_SEGMENT < p->samples ? g * PACK_SEGMENT + PACK_SEGMENT : p->samples;
-}
-
-/* Each rotation subtrack's dropped component per segment (the one whose
- * smallest magnitude over the segment is largest), then every
- * subtrack's clip range over what it stores. */
-static void choose_ranges(planner *p)
-{
-    for (size_t a = 0; a < p->subs; a++) {
-        const sub_info *s = &p->sub[a];
-        float *r = &p->range[a * PACK_RANGE];
-        float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-        for (size_t g = 0; g < p->segments; g++) {
-            unsigned best = 3;
-            if (s->ch == PACK_ROT) {
-                float most = -1.0f;
-                for (unsigned c = 0; c < 4; c++) {
-                    float least = INFINITY;
-                    for (size_t i = g * PACK_SEGMENT; i < segment_end(p, g); i++) {
-                        float m = fabsf(value(p, s->track, i)[V_RX + c]);
-                        least = m < least ? m : least;
-                    }
-                    if (least > most)
-                        most = least, best = c;
-                }
-            }
-            p->drop[g * p->subs + a] = (uint8_t)best;
-            for (size_t i = g * PACK_SEGMENT; i < segment_end(p, g); i++)
-                for (unsigned c = 0; c < 3; c++) {
-                    unsigned x = range_index(p, a, g, c);
-                    float v = stored(p, a, g, i, c);
-                    lo[x] = v < lo[x] ? v : lo[x];
-                    hi[x] = v > hi[x] ? v : hi[x];
-                }
-        }
-        for (unsigned x = 0; x < 4; x++) {
-            r[x] = lo[x] <= hi[x] ? lo[x] : 0.0f;
-            r[4 + x] = lo[x] <= hi[x] ? hi[x] - lo[x] : 0.0f;
-        }
-    }
-}
-
 /* A subtrack's segment ranges (value units) of its three components. */
 static void segment_minmax(const planner *p, size_t g, size_t a, float mn[3], float mx[3])
 {
     for (unsigned c = 0; c < 3; c++) {
         mn[c] = INFINITY, mx[c] = -INFINITY;
-        for (size_t i = g * PACK_SEGMENT; i < segment_end(p, g); i++) {
-            float x = stored(p, a, g, i, c);
+        for (size_t i = g * PACK_SEGMENT; i < rune__compress_segment_end(p, g); i++) {
+            float x = rune__compress_stored(p, a, g, i, c);
             mn[c] = x < mn[c] ? x : mn[c];
             mx[c] = x > mx[c] ? x : mx[c];
         }
@@ -325,7 +49,7 @@ static void segment_widths(const planner *p, size_t g, size_t a, unsigned level,
     segment_minmax(p, g, a, mn, mx);
     double ext[3], widest = 0.0;
     for (unsigned c = 0; c < 3; c++) {
-        unsigned x = range_index(p, a, g, c);
+        unsigned x = rune__compress_range_index(p, a, g, c);
         float cmin = p->range[a * PACK_RANGE + x], cext = p->range[a * PACK_RANGE + 4 + x];
         lo[c] = (uint8_t)pack_range_byte(mn[c], cmin, cext, false);
         hi[c] = (uint8_t)pack_range_byte(mx[c], cmin, cext, true);
@@ -339,7 +63,7 @@ static void segment_widths(const planner *p, size_t g, size_t a, unsigned level,
             b++;
         w[c] = level ? b : 0;
         if (w[c] == 0) { /* one value: the nearest byte to the middle */
-            unsigned x = range_index(p, a, g, c);
+            unsigned x = rune__compress_range_index(p, a, g, c);
             float cmin = p->range[a * PACK_RANGE + x], cext = p->range[a * PACK_RANGE + 4 + x];
             float n = cext > 0.0f ? (0.5f * (mn[c] + mx[c]) - cmin) / cext * 255.0f + 0.5f : 0.0f;
             lo[c] = hi[c] = (uint8_t)(n <= 0.0f ? 0 : (n >= 255.0f ? 255 : (unsigned)n));
@@ -351,10 +75,10 @@ static void segment_widths(const planner *p, size_t g, size_t a, unsigned level,
 static uint32_t quantized(const planner *p, size_t g, size_t a, size_t i, unsigned c, unsigned width,
                           const uint8_t *lo, const uint8_t *hi, float *decoded)
 {
-    unsigned x = range_index(p, a, g, c);
+    unsigned x = rune__compress_range_index(p, a, g, c);
     float base, ext;
     pack_segment_range(p->range[a * PACK_RANGE + x], p->range[a * PACK_RANGE + 4 + x], lo[c], hi[c], &base, &ext);
-    uint32_t q = pack_encode(stored(p, a, g, i, c), base, ext, width);
+    uint32_t q = pack_encode(rune__compress_stored(p, a, g, i, c), base, ext, width);
     if (decoded)
         *decoded = pack_decode(base, ext, width, q);
     return q;
@@ -446,7 +170,7 @@ static void exact_segment(planner *p, size_t g)
     for (size_t j = 0; j < PACK_SEGMENT; j++) {
         size_t i = g * PACK_SEGMENT + j < p->samples ? g * PACK_SEGMENT + j : p->samples - 1;
         for (size_t t = 0; t < p->tracks; t++)
-            memcpy(&p->now[(j * p->tracks + t) * V_COUNT], value(p, t, i), V_COUNT * sizeof(float));
+            memcpy(&p->now[(j * p->tracks + t) * V_COUNT], rune__compress_value(p, t, i), V_COUNT * sizeof(float));
         if (g * PACK_SEGMENT + j < p->samples && p->joints) {
             fill_pose(p, g, j, SIZE_MAX, NULL);
             rune_rig_model_matrices(p->rig, &p->pose, &p->exact[j * p->joints]);
@@ -504,7 +228,7 @@ static float evaluate(planner *p, size_t g, size_t swap, const float *trial)
             if (p->track_joint[t] >= 0 || !live[p->joints + t])
                 continue;
             float a[16], b[16], v[V_COUNT];
-            local_matrix(value(p, t, g * PACK_SEGMENT + j), a);
+            local_matrix(rune__compress_value(p, t, g * PACK_SEGMENT + j), a);
             track_values(p, g, t, j, swap, trial, v);
             local_matrix(v, b);
             float e = vertex_error(a, b, p->shell);
@@ -697,9 +421,9 @@ static rune_status resolve_settings(planner *p, const rune_compress_settings *s,
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (size_t i = 0; i < p->samples; i++) {
             rune_binding_sample(p->bind, p->t0 + (float)i * p->dt, &p->pose);
-            grow_box(p->rig, &p->pose, p->lossy, lo, hi);
+            rune__compress_grow_box(p->rig, &p->pose, p->lossy, lo, hi);
         }
-        h = box_height(lo, hi);
+        h = rune__compress_box_height(lo, hi);
     }
     *precision = s && s->precision > 0.0f ? s->precision : h / 18000.0f;
     p->shell = s && s->shell > 0.0f ? s->shell : h / 60.0f;
@@ -720,7 +444,7 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
     p.rig = rig;
     p.tracks = rune_clip_track_count(clip);
     p.joints = rig ? rune_rig_joint_count(rig) : 0;
-    rune_status st = find_grid(&p, err);
+    rune_status st = rune__compress_find_grid(&p, err);
     if (st)
         return st;
     float precision = 0.0f;
@@ -735,8 +459,8 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
         planner_free(&p);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
     }
-    sample_exact(&p);
-    p.subs = classify(&p, false);
+    rune__compress_sample_exact(&p);
+    p.subs = rune__compress_classify(&p, false);
     p.sub = rune__calloc(a, p.subs + 1, sizeof *p.sub);
     p.range = rune__calloc(a, p.subs * PACK_RANGE + 1, sizeof(float));
     p.drop = rune__calloc(a, p.segments * p.subs + 1, 1);
@@ -766,8 +490,8 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
         st = resolve_settings(&p, settings, &precision, err);
     p.target = precision * 0.99f; /* room for the runtime's kernels rounding differently */
     if (!st) {
-        classify(&p, true);
-        choose_ranges(&p);
+        rune__compress_classify(&p, true);
+        rune__compress_choose_ranges(&p);
         for (size_t t = 0; t < p.tracks; t++)
             p.track_joint[t] = p.bind ? rune_binding_joint(p.bind, t) : -1;
         for (size_t g = 0; !st && g < p.segments; g++)

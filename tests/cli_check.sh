@@ -99,6 +99,23 @@ expect 2 "import through a symbolic link" -- "$rune" import "$here/fixtures/tiny
 rm -f "$work/out_dir/tiny.rune"
 "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir" >/dev/null || fail "import after unlinking failed"
 
+# compression: on by default, --lossless keeps keys, bad numbers are usage
+# errors, a precision too fine for 24 bits keeps the clip exact with a warning
+expect 0 "info of the compressed import" -- "$rune" info "$work/out_dir/tiny.rune"
+grep -q '"compressed": true' "$work/out" || fail "import did not compress tiny.bvh"
+grep -q '"max_error"' "$work/out" || fail "info of a compressed clip: no max_error"
+expect 0 "import --lossless" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/exact" --lossless
+"$rune" info "$work/exact/tiny.rune" | grep -q '"compressed": false' || fail "--lossless compressed"
+expect 0 "import --precision --shell" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/exact" --force \
+  --precision 0.5 --shell 2
+"$rune" info "$work/exact/tiny.rune" | grep -q '"precision": 0.5' || fail "--precision not used"
+expect 2 "import --precision junk" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/exact" --precision x
+grep -q "not a positive number" "$work/err" || fail "--precision junk: message"
+expect 2 "import --shell negative" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/exact" --shell -1
+"$rune" import "$here/fixtures/tiny.bvh" -o "$work/exact" --force --precision 1e-20 >/dev/null 2>"$work/err" ||
+  fail "a precision too fine failed the import"
+grep -q "kept exact keys" "$work/err" || fail "a precision too fine: no warning"
+
 # an asset with nothing rune can play: exit 2 unless --allow-empty
 expect 2 "import of a still asset" -- "$rune" import "$here/fixtures/still.gltf" -o "$work/out_dir"
 grep -q "no animation" "$work/err" || fail "import of a still asset: no \"no animation\" message"

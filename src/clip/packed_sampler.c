@@ -28,19 +28,6 @@ static void fixed_lane(pack_cursor *c, size_t i, const packed_track *t)
         c->fixed[k][i] = v[k];
 }
 
-/* Entry room: every lane's channels, rounded up for the kernels' blocks. */
-static size_t entry_room(const clip_packed *p, size_t padded)
-{
-    return kernel_lanes(padded * channels_of(p)) + PACK_ENTRY_SLACK;
-}
-
-size_t rune__pack_cursor_bytes(const clip_packed *p, size_t lanes)
-{
-    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, padded);
-    size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 2 * room + groups) * sizeof(uint32_t);
-}
-
 /* The track of lane i, or NULL. */
 static const packed_track *lane_track_of(const clip_packed *p, const int32_t *lane_track, size_t lanes,
                                          size_t tracks, size_t i)
@@ -49,10 +36,29 @@ static const packed_track *lane_track_of(const clip_packed *p, const int32_t *la
     return k >= 0 && (size_t)k < tracks ? &p->tracks[k] : NULL;
 }
 
+/* Entry room: the lanes' animated channels, and the kernels' slack. */
+static size_t entry_room(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < lanes; i++) {
+        const packed_track *t = lane_track_of(p, lane_track, lanes, tracks, i);
+        for (int ch = 0; t && ch < (int)channels_of(p); ch++)
+            live += t->sub[ch] != PACK_CONSTANT;
+    }
+    return live + PACK_ENTRY_SLACK;
+}
+
+size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
+{
+    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
+    size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
+    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 2 * room + groups) * sizeof(uint32_t);
+}
+
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
                             size_t tracks, void *memory)
 {
-    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, padded);
+    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     memset(c, 0, sizeof *c);
     c->p = p, c->lanes = lanes, c->padded = padded;
     c->channels = (int)channels_of(p);

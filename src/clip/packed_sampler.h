@@ -40,8 +40,11 @@ typedef struct pack_cursor {
     size_t entries;
 } pack_cursor;
 
-/* Bytes a cursor needs (16-byte aligned memory) for a clip and lanes. */
-size_t rune__pack_cursor_bytes(const clip_packed *p, size_t lanes);
+/* Bytes a cursor needs (16-byte aligned memory) for a clip and lanes
+ * mapped as rune__pack_cursor_init maps them: a few KB for a 40-joint
+ * rig (the animated channels' tables for two segments, the constant
+ * channels' values). */
+size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks);
 /* Lays a cursor out in `memory` for lanes mapped to tracks by
  * lane_track (NULL: lane i is track i; negative or past the tracks: no
  * track), and empties it. */

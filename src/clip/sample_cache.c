@@ -232,7 +232,7 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     if (padded > (SIZE_MAX / 2 - sizeof(rune_sample_cache)) / (sizeof(uint32_t) + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     size_t tables = align16(sizeof(rune_sample_cache) + padded * (sizeof(uint32_t) + 1));
-    size_t bytes = tables + (clip->packed ? rune__pack_cursor_bytes(clip->packed, lanes) : 0);
+    size_t bytes = tables + (clip->packed ? rune__pack_cursor_bytes(clip->packed, lane_track, lanes, clip->track_count) : 0);
     rune_sample_cache *c = rune__calloc(alloc, 1, bytes);
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");

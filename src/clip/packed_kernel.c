@@ -13,6 +13,103 @@
 #include <immintrin.h>
 #endif
 
+/* Entries [e, n) of a slot's tables for the segment whose first
+ * subtrack is at `at`, one by one. */
+static void load_scalar(const pack_cursor *c, pack_entries *s, size_t at, size_t e, size_t n)
+{
+    const clip_packed *p = c->p;
+    for (; e < n; e++) {
+        uint32_t a = c->sub[e];
+        bool rotation = c->rotation[e] != 0;
+        const uint8_t *w = &p->width[(at + a) * 3];
+        const uint8_t *lo = &p->lo[(at + a) * 3], *hi = &p->hi[(at + a) * 3];
+        const float *r = &p->range[(size_t)a * PACK_RANGE];
+        uint32_t addr = c->sub_bit[a];
+        s->stride[e] = pack_sample_bits(w);
+        s->dropped[e] = rotation ? PACK_DROPPED(w[0]) : 3u;
+        for (unsigned m = 0; m < 3; m++) {
+            unsigned k = pack_range_index(rotation, w, m), width = PACK_WIDTH(w[m]);
+            float ext;
+            pack_segment_range(r[k], r[4 + k], lo[m], hi[m], &s->base[m][e], &ext);
+            s->addr[m][e] = addr;
+            s->mask[m][e] = pack_max_q(width);
+            s->scale[m][e] = ext * pack_inv_q(width);
+            addr += width;
+        }
+    }
+}
+
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+/* 16 entries at a time: one gather brings a subtrack's three width bytes
+ * (the fourth byte of the word is the next cell's, ignored), one its low
+ * and one its high range bytes, six the clip ranges of the components
+ * stored; the arithmetic is the scalar one's, in the same order. The last
+ * block runs whole: the entry arrays' slack (PACK_ENTRY_SLACK) holds
+ * subtrack 0, a valid one, and takes the stores. Returns the entries done. */
+static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
+{
+    const clip_packed *p = c->p;
+    const void *wb = p->width + at * 3, *lb = p->lo + at * 3, *hb = p->hi + at * 3;
+    const __m512i byte = _mm512_set1_epi32(255), five = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+    const __m512i three = _mm512_set1_epi32(3), four = _mm512_set1_epi32(4);
+    const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f), onef = _mm512_set1_ps(1.0f);
+    size_t e = 0;
+    for (; e < c->entries; e += 16) {
+        __m512i sub = _mm512_loadu_si512(c->sub + e);
+        __m512i x = _mm512_add_epi32(_mm512_add_epi32(sub, sub), sub);
+        __m512i wv = _mm512_i32gather_epi32(x, wb, 1), lv = _mm512_i32gather_epi32(x, lb, 1);
+        __m512i hv = _mm512_i32gather_epi32(x, hb, 1);
+        __m512i w[3] = {_mm512_and_si512(wv, five), _mm512_and_si512(_mm512_srli_epi32(wv, 8), five),
+                        _mm512_and_si512(_mm512_srli_epi32(wv, 16), five)};
+        __m512i rv = _mm512_loadu_si512(c->rotation + e);
+        __mmask16 rot = _mm512_test_epi32_mask(rv, rv);
+        __m512i d = _mm512_mask_blend_epi32(rot, three, _mm512_srli_epi32(_mm512_and_si512(wv, byte), 6));
+        /* the range component of stored value m: m, or m + 1 from the dropped one on */
+        __m512i kk[3];
+        for (int m = 0; m < 3; m++) {
+            __m512i mv = _mm512_set1_epi32(m);
+            kk[m] = _mm512_mask_add_epi32(mv, _mm512_cmple_epi32_mask(d, mv), mv, one);
+        }
+        __m512i r = _mm512_slli_epi32(sub, 3), addr = _mm512_i32gather_epi32(sub, c->sub_bit, 4);
+        _mm512_storeu_si512(s->stride + e, _mm512_add_epi32(_mm512_add_epi32(w[0], w[1]), w[2]));
+        _mm512_storeu_si512(s->dropped + e, d);
+        for (int m = 0; m < 3; m++) {
+            __m512i ri = _mm512_add_epi32(r, kk[m]);
+            __m512 cmin = _mm512_i32gather_ps(ri, p->range, 4);
+            __m512 cext = _mm512_i32gather_ps(_mm512_add_epi32(ri, four), p->range, 4);
+            __m512 lo = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(lv, 8 * m), byte));
+            __m512 hi = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(hv, 8 * m), byte));
+            __m512 base = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(lo, k255)));
+            __m512 ext = _mm512_mul_ps(cext, _mm512_mul_ps(_mm512_sub_ps(hi, lo), k255));
+            __m512i q = _mm512_sub_epi32(_mm512_sllv_epi32(one, w[m]), one);
+            /* 1 / (2^w - 1) as the table holds it (0 for width 0) */
+            __m512 inv = _mm512_maskz_div_ps(_mm512_test_epi32_mask(q, q), onef, _mm512_cvtepi32_ps(q));
+            _mm512_storeu_si512(s->addr[m] + e, addr);
+            _mm512_storeu_si512(s->mask[m] + e, q);
+            _mm512_storeu_ps(s->base[m] + e, base);
+            _mm512_storeu_ps(s->scale[m] + e, _mm512_mul_ps(ext, inv));
+            addr = _mm512_add_epi32(addr, w[m]);
+        }
+    }
+    return e;
+}
+#endif
+
+void KERNEL(rune__pack_load)(pack_cursor *c, pack_entries *s, uint32_t g)
+{
+    const clip_packed *p = c->p;
+    size_t at = (size_t)g * p->subtracks, e = 0;
+    uint32_t bit = p->seg_start[g] * 8u;
+    for (uint32_t a = 0; a < p->subtracks; a++) {
+        c->sub_bit[a] = bit;
+        bit += 8u * PACK_SUB_BYTES(&p->width[(at + a) * 3]);
+    }
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+    e = load_wide(c, s, at);
+#endif
+    load_scalar(c, s, at, e, c->entries);
+}
+
 /* Entries at a time: the values live on the stack. */
 #define BLOCK 64
 

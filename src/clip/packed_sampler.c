@@ -52,7 +52,7 @@ size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, 
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 2 * room + groups) * sizeof(uint32_t);
+    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 3 * room + groups) * sizeof(uint32_t);
 }
 
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
@@ -80,6 +80,7 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
     c->sub_bit = m, m += p->subtracks;
     c->lane = m, m += room;
     c->sub = m, m += room;
+    c->rotation = m, m += room;
     c->group = m;
     for (size_t i = 0; i < padded; i++)
         fixed_lane(c, i, lane_track_of(p, lane_track, lanes, tracks, i));
@@ -91,6 +92,7 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
                 const packed_track *t = lane_track_of(p, lane_track, lanes, tracks, i);
                 if (t && t->sub[ch] != PACK_CONSTANT) {
                     c->lane[c->entries] = (uint32_t)i, c->sub[c->entries] = t->sub[ch];
+                    c->rotation[c->entries] = ch == PACK_ROT;
                     c->entries++;
                 }
             }
@@ -100,46 +102,30 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
 
 void rune__pack_cursor_reset(pack_cursor *c) { c->seg[0] = c->seg[1] = UINT32_MAX; }
 
-/* Fills a slot with the entries' tables for segment g. */
-static void load_segment(pack_cursor *c, pack_entries *s, uint32_t g)
+typedef void (*pack_load_fn)(pack_cursor *, pack_entries *, uint32_t);
+
+static pack_load_fn load_for(rune_simd_level level)
 {
-    const clip_packed *p = c->p;
-    size_t at = (size_t)g * p->subtracks;
-    uint32_t bit = p->seg_start[g] * 8u;
-    for (uint32_t a = 0; a < p->subtracks; a++) {
-        c->sub_bit[a] = bit;
-        bit += 8u * PACK_SUB_BYTES(&p->width[(at + a) * 3]);
-    }
-    for (size_t e = 0; e < c->entries; e++) {
-        uint32_t a = c->sub[e];
-        bool rotation = p->channel[a] == PACK_ROT;
-        const uint8_t *w = &p->width[(at + a) * 3];
-        const uint8_t *lo = &p->lo[(at + a) * 3], *hi = &p->hi[(at + a) * 3];
-        const float *r = &p->range[(size_t)a * PACK_RANGE];
-        uint32_t addr = c->sub_bit[a];
-        s->stride[e] = pack_sample_bits(w);
-        s->dropped[e] = rotation ? PACK_DROPPED(w[0]) : 3u;
-        for (unsigned m = 0; m < 3; m++) {
-            unsigned k = pack_range_index(rotation, w, m), width = PACK_WIDTH(w[m]);
-            float ext;
-            pack_segment_range(r[k], r[4 + k], lo[m], hi[m], &s->base[m][e], &ext);
-            s->addr[m][e] = addr;
-            s->mask[m][e] = pack_max_q(width);
-            s->scale[m][e] = ext * pack_inv_q(width);
-            addr += width;
-        }
+    switch (level) {
+#if defined(RUNE_HAVE_X86_KERNELS)
+    case RUNE_SIMD_AVX512: return rune__pack_load_avx512;
+    case RUNE_SIMD_AVX2_FMA: return rune__pack_load_avx2fma;
+    case RUNE_SIMD_AVX2: return rune__pack_load_avx2;
+    case RUNE_SIMD_SSE2: return rune__pack_load_sse2;
+#endif
+    default: return rune__pack_load_scalar;
     }
 }
 
 /* The slot holding segment g, loading it (into the slot not holding
  * `keep`) when neither does. */
-static const pack_entries *slot_for(pack_cursor *c, uint32_t g, uint32_t keep)
+static const pack_entries *slot_for(pack_cursor *c, rune_simd_level level, uint32_t g, uint32_t keep)
 {
     for (int s = 0; s < 2; s++)
         if (c->seg[s] == g)
             return &c->slot[s];
     int s = c->seg[0] == keep ? 1 : 0;
-    load_segment(c, &c->slot[s], g);
+    load_for(level)(c, &c->slot[s], g);
     c->seg[s] = g;
     return &c->slot[s];
 }
@@ -173,8 +159,8 @@ bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first,
     float u;
     pack_locate(p, t, &i0, &i1, &u);
     uint32_t g0 = i0 / PACK_SEGMENT, g1 = i1 / PACK_SEGMENT;
-    const pack_entries *a = slot_for(c, g0, g1);
-    const pack_entries *b = slot_for(c, g1, g0);
+    const pack_entries *a = slot_for(c, level, g0, g1);
+    const pack_entries *b = slot_for(c, level, g1, g0);
     pack_kernel_fn kernel = kernel_for(level);
     size_t g = first / RUNE_SAMPLE_CHUNK * (size_t)c->channels;
     for (int ch = 0; ch < c->channels; ch++, g++)

@@ -37,6 +37,7 @@ typedef struct pack_cursor {
     /* entries ordered by chunk, then channel: the lane and subtrack of
      * each; group[chunk * channels + channel] is the first of a group */
     uint32_t *lane, *sub, *group;
+    uint32_t *rotation; /* per entry: 1 for a rotation channel */
     size_t entries;
 } pack_cursor;
 
@@ -58,6 +59,9 @@ void rune__pack_cursor_reset(pack_cursor *c);
  * written. */
 bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first, size_t n, float t,
                             const sample_dest *o);
+
+/* Fills slot s with the entries' decoding tables for segment g. */
+KERNEL_DECLARE(void, rune__pack_load, (pack_cursor *c, pack_entries *s, uint32_t g));
 
 /* Entries [e0, e1) of one channel: decodes sample ja of slot a and jb of
  * slot b, interpolates (PACK_ROT: rebuilds the dropped components,

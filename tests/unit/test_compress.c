@@ -336,6 +336,72 @@ static void test_asset_equals_memory(void **state)
     rune_rig_destroy(rig);
 }
 
+/* Edge clips: one keyframe (one sample, held everywhere), no tracks at
+ * all, no rig (settings given: tracks measured alone; none given: an
+ * error), a joint spinning through 180 degrees between samples. */
+static void test_edge_clips(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_rig();
+    rune_key_pose_desc one[2] = {{"", "Root", {0, 0, 0}, {0, 0, 0, 1}, 1, 0},
+                                 {"Root", "Arm", {0, 0, 0}, {0, 0, 0.3f, 0.95f}, 1, 0}};
+    rune_keyframe_desc k1 = {0.5f, one, 2};
+    rune_sequence_desc d1 = {"one", 1, false, 0, &k1, 1, NULL, 0};
+    rune_clip *c, *packed;
+    rune_error err;
+    assert_int_equal(rune_clip_compile(&d1, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_compress(c, rig, NULL, NULL, &packed, &err), RUNE_OK);
+    rune_clip_compression z;
+    assert_true(rune_clip_compressed(packed, &z));
+    assert_int_equal(z.samples, 1);
+    rune_key_sample a, b;
+    rune_clip_sample_track(c, 1, -3.0f, &a);
+    rune_clip_sample_track(packed, 1, 7.0f, &b);
+    assert_memory_equal(&a.r, &b.r, sizeof a.r); /* constant channels stay exact */
+    rune_clip_destroy(packed);
+    rune_compress_settings given = {0.001f, 0.1f};
+    assert_int_equal(rune_clip_compress(c, NULL, &given, NULL, &packed, &err), RUNE_OK);
+    rune_clip_destroy(packed);
+    assert_int_equal(rune_clip_compress(c, NULL, NULL, NULL, &packed, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "give both"));
+    rune_clip_destroy(c);
+
+    rune_sequence_desc d2 = {"empty", 1, false, 0, NULL, 0, NULL, 0};
+    assert_int_equal(rune_clip_compile(&d2, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_compress(c, rig, NULL, NULL, &packed, &err), RUNE_OK);
+    assert_int_equal(rune_clip_track_count(packed), 0);
+    rune_clip *back;
+    size_t n = rune_clip_packed_size(packed);
+    unsigned char bytes[256];
+    assert_true(n <= sizeof bytes);
+    rune_clip_packed_write(packed, bytes);
+    assert_int_equal(rune_clip_packed_read(bytes, n, NULL, &back, &err), RUNE_OK);
+    rune_clip_destroy(back);
+    rune_clip_destroy(packed);
+    rune_clip_destroy(c);
+
+    static rune_key_pose_desc spin[40];
+    static rune_keyframe_desc ks[40];
+    for (int f = 0; f < 40; f++) {
+        float angle = 0.4f * (float)f; /* about 140 degrees a sample: quaternions flip sign between them */
+        spin[f] = (rune_key_pose_desc){"Root", "Arm", {0, 0, 0}, {0, 0, sinf(angle / 2), cosf(angle / 2)}, 1, 0};
+        ks[f] = (rune_keyframe_desc){(float)f / 30.0f, &spin[f], 1};
+    }
+    rune_sequence_desc d3 = {"spin", 1, true, 0, ks, 40, NULL, 0};
+    assert_int_equal(rune_clip_compile(&d3, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_compress(c, rig, NULL, NULL, &packed, &err), RUNE_OK);
+    rune_clip_compressed(packed, &z);
+    assert_true(z.max_error <= z.precision);
+    for (int f = 0; f < 40; f++) { /* on every sample the Arm's rotation is the key's (either sign) */
+        rune_clip_sample_track(packed, 0, (float)f / 30.0f, &b);
+        float d = fabsf(b.r.z * spin[f].r.z + b.r.w * spin[f].r.w);
+        assert_true(d > 1.0f - 1e-4f);
+    }
+    rune_clip_destroy(packed);
+    rune_clip_destroy(c);
+    rune_rig_destroy(rig);
+}
+
 /* The CMU excerpt fixture (40 frames of 01_01, imported with the default
  * compression): it loads, every clip is compressed, samples stay finite. */
 static void test_fixture_loads(void **state)
@@ -358,7 +424,7 @@ int main(void)
         cmocka_unit_test(test_bound_on_a_chain),   cmocka_unit_test(test_half_weight_kept),
         cmocka_unit_test(test_refusals),           cmocka_unit_test(test_stored_form_damage),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_asset_equals_memory),
-        cmocka_unit_test(test_fixture_loads),
+        cmocka_unit_test(test_fixture_loads),      cmocka_unit_test(test_edge_clips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

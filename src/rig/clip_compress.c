@@ -315,7 +315,7 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
                              "clip \"%s\": samples %zu..%zu: even %d bits a value miss the precision %g (the worst "
                              "error is %g): ask for less, or keep the clip lossless",
                              rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
-                             PACK_MAX_BITS, (double)p->target, (double)worst);
+                             PACK_MAX_BITS, (double)p->precision, (double)worst);
         set_level(p, g, best, p->cur[best] + 1u);
         worst = evaluate(p, g, SIZE_MAX, NULL);
     }
@@ -347,6 +347,11 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
             p->width[x * 3 + c] = PACK_WIDTH_BYTE(w[c], c == 0 && p->sub[a].ch == PACK_ROT ? p->drop[x] : 0u);
     }
     worst = evaluate(p, g, SIZE_MAX, NULL);
+    if (!(worst <= p->target)) /* NaN: a pose too large to measure (translations near 1e18) */
+        return rune_fail(err, RUNE_E_INVALID,
+                         "clip \"%s\": samples %zu..%zu: the error cannot be measured (the pose overflows); keep "
+                         "the clip lossless",
+                         rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1);
     p->max_error = worst > p->max_error ? worst : p->max_error;
     return RUNE_OK;
 }
@@ -488,6 +493,7 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
     if (!st)
         st = resolve_settings(&p, settings, &precision, err);
+    p.precision = precision;
     p.target = precision * 0.99f; /* room for the runtime's kernels rounding differently */
     if (!st) {
         rune__compress_classify(&p, true);

@@ -24,7 +24,7 @@ typedef struct planner {
     const rune_rig *rig;
     rune_binding *bind;
     size_t tracks, joints, subs, samples, segments;
-    float t0, dt, target, shell;
+    float t0, dt, precision, target, shell; /* target: what the widths aim at (a little under precision) */
     float *val;            /* [track][sample][V_COUNT], exact */
     packed_track *packed;  /* per track: constants, subtrack of each channel */
     sub_info *sub;         /* per subtrack */

@@ -153,12 +153,45 @@ static void decode_component(const uint8_t *data, const uint32_t *addr, const ui
 }
 
 /* Entries [e, e + n) of a slot at sample j: three components into v. */
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+/* Entries [e, e + 8) at sample j, all three components from one 64-bit
+ * gather an entry (a sample's integers are adjacent: 57 bits at most,
+ * which the caller checked): a third of the elements the 32-bit gathers
+ * move, and gathers cost by the element. */
+static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t i,
+                         float v[3][BLOCK])
+{
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)(s->addr[0] + e));
+    __m256i bit = _mm256_add_epi32(a0, _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(s->stride + e)),
+                                                          _mm256_set1_epi32((int)j)));
+    __m512i q = _mm512_i32gather_epi64(_mm256_srli_epi32(bit, 3), (const void *)data, 1);
+    q = _mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(_mm256_and_si256(bit, _mm256_set1_epi32(7))));
+    for (int c = 0; c < 3; c++) {
+        __m256i shift = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(s->addr[c] + e)), a0);
+        __m256i w = _mm512_cvtepi64_epi32(_mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(shift)));
+        w = _mm256_and_si256(w, _mm256_loadu_si256((const __m256i *)(s->mask[c] + e)));
+        _mm256_storeu_ps(v[c] + i, _mm256_fmadd_ps(_mm256_loadu_ps(s->scale[c] + e), _mm256_cvtepi32_ps(w),
+                                                   _mm256_loadu_ps(s->base[c] + e)));
+    }
+}
+#endif
+
 static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t n,
                          float v[3][BLOCK])
 {
+    size_t i = 0;
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+    /* blocks of 8 whose samples fit 57 bits (all but very fine precisions) */
+    for (; i + 8 <= n; i += 8) {
+        __m256i stride = _mm256_loadu_si256((const __m256i *)(s->stride + e + i));
+        if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(stride, _mm256_set1_epi32(57))))
+            break;
+        decode_eight(data, s, e + i, j, i, v);
+    }
+#endif
     for (int c = 0; c < 3; c++)
-        decode_component(data, s->addr[c] + e, s->stride + e, j, s->mask[c] + e, s->base[c] + e, s->scale[c] + e, n,
-                         v[c]);
+        decode_component(data, s->addr[c] + e + i, s->stride + e + i, j, s->mask[c] + e + i, s->base[c] + e + i,
+                         s->scale[c] + e + i, n - i, v[c] + i);
 }
 
 static void lerp_block(float a[3][BLOCK], float b[3][BLOCK], float u, size_t n)
@@ -202,6 +235,33 @@ static void nlerp_block(float a[3][BLOCK], float b[3][BLOCK], const uint32_t *ad
     }
 }
 
+/* Results of entries [0, n) (their lanes l[i] - first, ascending, all
+ * within a chunk) written to the lanes of `count` output arrays. The
+ * AVX-512 build expands each 16-lane block's results into its live lanes
+ * with one masked store a block. */
+static void write_lanes(float *const res[], float *const out[], int count, const uint32_t *l, size_t n, size_t first)
+{
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+    uint64_t live = 0;
+    for (size_t i = 0; i < n; i++)
+        live |= 1ull << (l[i] - first);
+    for (int c = 0; c < count; c++) {
+        size_t k = 0;
+        for (unsigned b = 0; b < RUNE_SAMPLE_CHUNK / 16; b++) {
+            __mmask16 m = (__mmask16)(live >> (16 * b));
+            if (!m)
+                continue;
+            _mm512_mask_storeu_ps(out[c] + 16 * b, m, _mm512_maskz_expandloadu_ps(m, res[c] + k));
+            k += (size_t)__builtin_popcount(m);
+        }
+    }
+#else
+    for (int c = 0; c < count; c++)
+        for (size_t i = 0; i < n; i++)
+            out[c][l[i] - first] = res[c][i];
+#endif
+}
+
 void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const pack_entries *b, uint32_t ja,
                                uint32_t jb, float u, int channel, size_t e0, size_t e1, const uint32_t *lane,
                                size_t first, const sample_dest *o)
@@ -220,22 +280,17 @@ void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const
         if (!on_sample)
             decode_block(data, b, e, jb, wide, vb);
         float(*second)[BLOCK] = on_sample ? va : vb;
-        const uint32_t *l = lane + e;
         if (channel == PACK_ROT) {
             nlerp_block(va, second, a->dropped + e, (on_sample ? a : b)->dropped + e, u, wide, q);
-            for (size_t i = 0; i < n; i++) {
-                size_t k = l[i] - first;
-                o->qx[k] = q[0][i], o->qy[k] = q[1][i], o->qz[k] = q[2][i], o->qw[k] = q[3][i];
-            }
+            float *const res[4] = {q[0], q[1], q[2], q[3]}, *const out[4] = {o->qx, o->qy, o->qz, o->qw};
+            write_lanes(res, out, 4, lane + e, n, first);
             continue;
         }
         if (!on_sample)
             lerp_block(va, vb, u, wide);
-        float *x = channel == PACK_POS ? o->x : o->sx, *y = channel == PACK_POS ? o->y : o->sy;
-        float *z = channel == PACK_POS ? o->z : o->sz;
-        for (size_t i = 0; i < n; i++) {
-            size_t k = l[i] - first;
-            x[k] = va[0][i], y[k] = va[1][i], z[k] = va[2][i];
-        }
+        float *const res[3] = {va[0], va[1], va[2]};
+        float *const out[3] = {channel == PACK_POS ? o->x : o->sx, channel == PACK_POS ? o->y : o->sy,
+                               channel == PACK_POS ? o->z : o->sz};
+        write_lanes(res, out, 3, lane + e, n, first);
     }
 }

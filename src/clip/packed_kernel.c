@@ -294,3 +294,14 @@ void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const
         write_lanes(res, out, 3, lane + e, n, first);
     }
 }
+
+void KERNEL(rune__pack_copy)(const float *const *src, float *const *dst, int count, size_t n)
+{
+    for (int k = 0; k < count; k++) {
+        const float *from = src[k];
+        float *to = dst[k];
+#pragma omp simd
+        for (size_t i = 0; i < n; i++)
+            to[i] = from[i];
+    }
+}

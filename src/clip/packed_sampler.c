@@ -130,6 +130,21 @@ static const pack_entries *slot_for(pack_cursor *c, rune_simd_level level, uint3
     return &c->slot[s];
 }
 
+typedef void (*pack_copy_fn)(const float *const *, float *const *, int, size_t);
+
+static pack_copy_fn copy_for(rune_simd_level level)
+{
+    switch (level) {
+#if defined(RUNE_HAVE_X86_KERNELS)
+    case RUNE_SIMD_AVX512: return rune__pack_copy_avx512;
+    case RUNE_SIMD_AVX2_FMA: return rune__pack_copy_avx2fma;
+    case RUNE_SIMD_AVX2: return rune__pack_copy_avx2;
+    case RUNE_SIMD_SSE2: return rune__pack_copy_sse2;
+#endif
+    default: return rune__pack_copy_scalar;
+    }
+}
+
 typedef void (*pack_kernel_fn)(const uint8_t *, const pack_entries *, const pack_entries *, uint32_t, uint32_t, float,
                                int, size_t, size_t, const uint32_t *, size_t, const sample_dest *);
 
@@ -150,11 +165,14 @@ bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first,
                             const sample_dest *o)
 {
     const clip_packed *p = c->p;
-    float *const out[13] = {o->qx, o->qy, o->qz, o->qw, o->x, o->y, o->z, o->sx, o->sy, o->sz,
-                            o->weight, o->mask, o->coverage};
+    /* the constant channels first (scale only for a clip with scale) */
+    float *const out[13] = {o->qx, o->qy, o->qz, o->qw, o->x, o->y, o->z, o->weight, o->mask, o->coverage,
+                            o->sx, o->sy, o->sz};
+    static const int from[13] = {0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 7, 8, 9};
+    const float *src[13];
     for (int k = 0; k < 13; k++)
-        if (k < 7 || k >= 10 || p->scaled)
-            memcpy(out[k], c->fixed[k] + first, n * sizeof(float));
+        src[k] = c->fixed[from[k]] + first;
+    copy_for(level)(src, out, p->scaled ? 13 : 10, n);
     uint32_t i0, i1;
     float u;
     pack_locate(p, t, &i0, &i1, &u);

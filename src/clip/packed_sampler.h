@@ -60,6 +60,10 @@ void rune__pack_cursor_reset(pack_cursor *c);
 bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first, size_t n, float t,
                             const sample_dest *o);
 
+/* Copies `count` arrays of n floats (the constant channels into a chunk:
+ * inlined vector copies beat a library call each for 40 floats). */
+KERNEL_DECLARE(void, rune__pack_copy, (const float *const *src, float *const *dst, int count, size_t n));
+
 /* Fills slot s with the entries' decoding tables for segment g. */
 KERNEL_DECLARE(void, rune__pack_load, (pack_cursor *c, pack_entries *s, uint32_t g));
 

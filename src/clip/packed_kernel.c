@@ -42,8 +42,9 @@ static void load_scalar(const pack_cursor *c, pack_entries *s, size_t at, size_t
 #if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
 /* 16 entries at a time: one gather brings a subtrack's three width bytes
  * (the fourth byte of the word is the next cell's, ignored), one its low
- * and one its high range bytes, six the clip ranges of the components
- * stored; the arithmetic is the scalar one's, in the same order. The last
+ * and one its high range bytes; the clip ranges come from the entries'
+ * own copies (blends pick the components stored); the arithmetic is the
+ * scalar one's, in the same order. The last
  * block runs whole: the entry arrays' slack (PACK_ENTRY_SLACK) holds
  * subtrack 0, a valid one, and takes the stores. Returns the entries done. */
 static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
@@ -51,7 +52,7 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
     const clip_packed *p = c->p;
     const void *wb = p->width + at * 3, *lb = p->lo + at * 3, *hb = p->hi + at * 3;
     const __m512i byte = _mm512_set1_epi32(255), five = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
-    const __m512i three = _mm512_set1_epi32(3), four = _mm512_set1_epi32(4);
+    const __m512i three = _mm512_set1_epi32(3);
     const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f), onef = _mm512_set1_ps(1.0f);
     size_t e = 0;
     for (; e < c->entries; e += 16) {
@@ -64,19 +65,15 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
         __m512i rv = _mm512_loadu_si512(c->rotation + e);
         __mmask16 rot = _mm512_test_epi32_mask(rv, rv);
         __m512i d = _mm512_mask_blend_epi32(rot, three, _mm512_srli_epi32(_mm512_and_si512(wv, byte), 6));
-        /* the range component of stored value m: m, or m + 1 from the dropped one on */
-        __m512i kk[3];
-        for (int m = 0; m < 3; m++) {
-            __m512i mv = _mm512_set1_epi32(m);
-            kk[m] = _mm512_mask_add_epi32(mv, _mm512_cmple_epi32_mask(d, mv), mv, one);
-        }
-        __m512i r = _mm512_slli_epi32(sub, 3), addr = _mm512_i32gather_epi32(sub, c->sub_bit, 4);
+        __m512i addr = _mm512_i32gather_epi32(sub, c->sub_bit, 4);
         _mm512_storeu_si512(s->stride + e, _mm512_add_epi32(_mm512_add_epi32(w[0], w[1]), w[2]));
         _mm512_storeu_si512(s->dropped + e, d);
         for (int m = 0; m < 3; m++) {
-            __m512i ri = _mm512_add_epi32(r, kk[m]);
-            __m512 cmin = _mm512_i32gather_ps(ri, p->range, 4);
-            __m512 cext = _mm512_i32gather_ps(_mm512_add_epi32(ri, four), p->range, 4);
+            /* component m, or m + 1 from the dropped one on */
+            __mmask16 up = _mm512_cmple_epi32_mask(d, _mm512_set1_epi32(m));
+            __m512 cmin = _mm512_mask_blend_ps(up, _mm512_loadu_ps(c->range[m] + e), _mm512_loadu_ps(c->range[m + 1] + e));
+            __m512 cext = _mm512_mask_blend_ps(up, _mm512_loadu_ps(c->range[4 + m] + e),
+                                               _mm512_loadu_ps(c->range[5 + m] + e));
             __m512 lo = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(lv, 8 * m), byte));
             __m512 hi = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(hv, 8 * m), byte));
             __m512 base = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(lo, k255)));

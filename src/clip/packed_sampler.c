@@ -52,7 +52,8 @@ size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, 
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + 3 * room + groups) * sizeof(uint32_t);
+    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + (3 + PACK_RANGE) * room + groups) *
+           sizeof(uint32_t);
 }
 
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
@@ -81,6 +82,8 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
     c->lane = m, m += room;
     c->sub = m, m += room;
     c->rotation = m, m += room;
+    for (int k = 0; k < PACK_RANGE; k++)
+        c->range[k] = (float *)m, m += room;
     c->group = m;
     for (size_t i = 0; i < padded; i++)
         fixed_lane(c, i, lane_track_of(p, lane_track, lanes, tracks, i));
@@ -93,6 +96,8 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
                 if (t && t->sub[ch] != PACK_CONSTANT) {
                     c->lane[c->entries] = (uint32_t)i, c->sub[c->entries] = t->sub[ch];
                     c->rotation[c->entries] = ch == PACK_ROT;
+                    for (int k = 0; k < PACK_RANGE; k++)
+                        c->range[k][c->entries] = p->range[(size_t)t->sub[ch] * PACK_RANGE + (size_t)k];
                     c->entries++;
                 }
             }

@@ -38,6 +38,7 @@ typedef struct pack_cursor {
      * each; group[chunk * channels + channel] is the first of a group */
     uint32_t *lane, *sub, *group;
     uint32_t *rotation; /* per entry: 1 for a rotation channel */
+    float *range[PACK_RANGE]; /* per entry: its subtrack's clip range (min[4], extent[4]) */
     size_t entries;
 } pack_cursor;
 

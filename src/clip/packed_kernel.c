@@ -204,6 +204,27 @@ static void lerp_block(float a[3][BLOCK], float b[3][BLOCK], float u, size_t n)
 
 /* Rebuilds both sides' dropped components, aligns the arcs and nlerps;
  * the result lands in q[4]. */
+/* The same on a sample exactly (u = 0): one rotation rebuilt and
+ * normalized. */
+static void rebuild_block(float a[3][BLOCK], const uint32_t *ad, size_t n, float q[4][BLOCK])
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float a0 = a[0][i], a1 = a[1][i], a2 = a[2][i];
+        float ra = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2);
+        ra = sqrtf(ra > 0.0f ? ra : 0.0f);
+        uint32_t da = ad[i];
+        float x = da == 0 ? ra : a0, y = da == 0 ? a0 : (da == 1 ? ra : a1);
+        float z = da <= 1 ? a1 : (da == 2 ? ra : a2), w = da <= 2 ? a2 : ra;
+        float n2 = x * x + y * y + z * z + w * w;
+        float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
+        q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
+        q[1][i] = n2 > 1e-30f ? y * inv : 0.0f;
+        q[2][i] = n2 > 1e-30f ? z * inv : 0.0f;
+        q[3][i] = n2 > 1e-30f ? w * inv : 1.0f;
+    }
+}
+
 static void nlerp_block(float a[3][BLOCK], float b[3][BLOCK], const uint32_t *ad, const uint32_t *bd, float u,
                         size_t n, float q[4][BLOCK])
 {
@@ -276,9 +297,11 @@ void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const
         bool on_sample = u == 0.0f;
         if (!on_sample)
             decode_block(data, b, e, jb, wide, vb);
-        float(*second)[BLOCK] = on_sample ? va : vb;
         if (channel == PACK_ROT) {
-            nlerp_block(va, second, a->dropped + e, (on_sample ? a : b)->dropped + e, u, wide, q);
+            if (on_sample)
+                rebuild_block(va, a->dropped + e, wide, q);
+            else
+                nlerp_block(va, vb, a->dropped + e, b->dropped + e, u, wide, q);
             float *const res[4] = {q[0], q[1], q[2], q[3]}, *const out[4] = {o->qx, o->qy, o->qz, o->qw};
             write_lanes(res, out, 4, lane + e, n, first);
             continue;

@@ -14,13 +14,16 @@
  *   2. with all of them quantized together, while some joint is over the
  *      bound, the one subtrack on its chain (the joint and its ancestors)
  *      whose extra bit lowers the worst error most gets it;
- *   3. then every subtrack tries one bit less, kept where the bound holds.
+ *   3. then every subtrack, widest first, gives levels back while the
+ *      bound holds;
+ *   4. then each component alone gives bits back while the bound holds.
  *
  * Segments are independent (16 samples each), so this is a few thousand
  * pose evaluations of 16 samples per segment at most. */
 #include "compress_internal.h"
 #include "../base/alloc.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,22 +41,39 @@ static void segment_minmax(const planner *p, size_t g, size_t a, float mn[3], fl
     }
 }
 
-/* Subtrack a's widths and range bytes in segment g at `level`: the
- * widest component gets `level` bits, each other the fewest that keep its
- * step no coarser (so all three quantize alike in value units; a
- * component that barely moves gets 0 bits, its middle value). */
-static void segment_widths(const planner *p, size_t g, size_t a, unsigned level, unsigned w[3], uint8_t lo[3],
-                           uint8_t hi[3])
+/* Subtrack a's range bytes in segment g for its widths: the segment's
+ * values floored and ceiled into the clip range; a width-0 component
+ * holds one value, the byte nearest the middle. */
+static void range_bytes(const planner *p, size_t g, size_t a, const unsigned w[3], uint8_t lo[3], uint8_t hi[3])
 {
     float mn[3], mx[3];
     segment_minmax(p, g, a, mn, mx);
-    double ext[3], widest = 0.0;
     for (unsigned c = 0; c < 3; c++) {
         unsigned x = rune__compress_range_index(p, a, g, c);
         float cmin = p->range[a * PACK_RANGE + x], cext = p->range[a * PACK_RANGE + 4 + x];
-        lo[c] = (uint8_t)pack_range_byte(mn[c], cmin, cext, false);
-        hi[c] = (uint8_t)pack_range_byte(mx[c], cmin, cext, true);
-        ext[c] = (double)cext * (hi[c] - lo[c]) / 255.0;
+        if (w[c] == 0) {
+            float n = cext > 0.0f ? (0.5f * (mn[c] + mx[c]) - cmin) / cext * 255.0f + 0.5f : 0.0f;
+            lo[c] = hi[c] = (uint8_t)(n <= 0.0f ? 0 : (n >= 255.0f ? 255 : (unsigned)n));
+        } else {
+            lo[c] = (uint8_t)pack_range_byte(mn[c], cmin, cext, false);
+            hi[c] = (uint8_t)pack_range_byte(mx[c], cmin, cext, true);
+        }
+    }
+}
+
+/* Subtrack a's widths in segment g at `level`: the widest component gets
+ * `level` bits, each other the fewest that keep its step no coarser (so
+ * all three quantize alike in value units; a component that barely moves
+ * gets 0 bits). */
+static void level_widths(const planner *p, size_t g, size_t a, unsigned level, unsigned w[3])
+{
+    const unsigned full[3] = {1, 1, 1};
+    uint8_t lo[3], hi[3];
+    range_bytes(p, g, a, full, lo, hi);
+    double ext[3], widest = 0.0;
+    for (unsigned c = 0; c < 3; c++) {
+        unsigned x = rune__compress_range_index(p, a, g, c);
+        ext[c] = (double)p->range[a * PACK_RANGE + 4 + x] * (hi[c] - lo[c]) / 255.0;
         widest = ext[c] > widest ? ext[c] : widest;
     }
     double step = level ? widest / (double)pack_max_q(level) : INFINITY;
@@ -62,12 +82,6 @@ static void segment_widths(const planner *p, size_t g, size_t a, unsigned level,
         while (b < level && ext[c] / (double)(b ? pack_max_q(b) : 1u) > step)
             b++;
         w[c] = level ? b : 0;
-        if (w[c] == 0) { /* one value: the nearest byte to the middle */
-            unsigned x = rune__compress_range_index(p, a, g, c);
-            float cmin = p->range[a * PACK_RANGE + x], cext = p->range[a * PACK_RANGE + 4 + x];
-            float n = cext > 0.0f ? (0.5f * (mn[c] + mx[c]) - cmin) / cext * 255.0f + 0.5f : 0.0f;
-            lo[c] = hi[c] = (uint8_t)(n <= 0.0f ? 0 : (n >= 255.0f ? 255 : (unsigned)n));
-        }
     }
 }
 
@@ -84,17 +98,24 @@ static uint32_t quantized(const planner *p, size_t g, size_t a, size_t i, unsign
     return q;
 }
 
-/* Subtrack a's samples of segment g at a level, decoded. */
-static void decode_at(const planner *p, size_t g, size_t a, unsigned level, float *out)
+/* Subtrack a's samples of segment g at given widths, decoded. */
+static void decode_widths(const planner *p, size_t g, size_t a, const unsigned w[3], float *out)
 {
     uint8_t lo[3], hi[3];
-    unsigned w[3];
-    segment_widths(p, g, a, level, w, lo, hi);
+    range_bytes(p, g, a, w, lo, hi);
     for (size_t j = 0; j < PACK_SEGMENT; j++) {
         size_t i = g * PACK_SEGMENT + j < p->samples ? g * PACK_SEGMENT + j : p->samples - 1;
         for (unsigned c = 0; c < 3; c++)
             quantized(p, g, a, i, c, w[c], lo, hi, &out[j * 3 + c]);
     }
+}
+
+/* The same at a level. */
+static void decode_at(const planner *p, size_t g, size_t a, unsigned level, float *out)
+{
+    unsigned w[3];
+    level_widths(p, g, a, level, w);
+    decode_widths(p, g, a, w, out);
 }
 
 /* Decoded values of subtrack a (three stored components each sample)
@@ -243,14 +264,21 @@ static float evaluate(planner *p, size_t g, size_t swap, const float *trial)
     return worst;
 }
 
+/* Makes decoded values d (PACK_SEGMENT samples of subtrack a) the
+ * current ones. */
+static void take_values(planner *p, size_t g, size_t a, const float *d)
+{
+    for (size_t j = 0; j < PACK_SEGMENT; j++)
+        channel_values(p, g, a, &d[j * 3], &p->now[(j * p->tracks + p->sub[a].track) * V_COUNT]);
+}
+
 /* Sets subtrack a's level in the segment at hand (decoding it). */
 static void set_level(planner *p, size_t g, size_t a, unsigned level)
 {
     p->cur[a] = (uint8_t)level;
     float d[PACK_SEGMENT * 3];
     decode_at(p, g, a, level, d);
-    for (size_t j = 0; j < PACK_SEGMENT; j++)
-        channel_values(p, g, a, &d[j * 3], &p->now[(j * p->tracks + p->sub[a].track) * V_COUNT]);
+    take_values(p, g, a, d);
 }
 
 /* The subtracks on the chain of error slot k (a joint and its ancestors,
@@ -274,9 +302,40 @@ static size_t chain_subs(const planner *p, size_t k, uint32_t *out)
 }
 
 /* Chooses the widths of segment g (steps 1-3 of the file comment). */
+/* What segment g's widths aim at: a little under the precision, by 1 %
+ * and by 4 units in the last place of the largest coordinate the
+ * segment's poses reach (the runtime's kernels compute the same matrices
+ * in another order: on a rig 2 m tall in cm, a precision of 0.01 cm is
+ * only about 60 such units). */
+static float segment_target(const planner *p, size_t g)
+{
+    float most = 0.0f;
+    for (size_t j = 0; j < PACK_SEGMENT && g * PACK_SEGMENT + j < p->samples; j++) {
+        for (size_t k = 0; k < p->joints; k++)
+            for (int c = 0; c < 3; c++) {
+                float v = fabsf(p->exact[j * p->joints + k].m[12 + c]);
+                most = v > most ? v : most;
+            }
+        for (size_t t = 0; t < p->tracks; t++)
+            for (int c = 0; c < 3; c++) {
+                float v = fabsf(rune__compress_value(p, t, g * PACK_SEGMENT + j)[V_TX + c]);
+                most = p->track_joint[t] < 0 && v > most ? v : most;
+            }
+    }
+    float ulps = p->precision - 4.0f * FLT_EPSILON * (most + p->shell);
+    return ulps < 0.99f * p->precision ? ulps : 0.99f * p->precision;
+}
+
 static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_error *err)
 {
     exact_segment(p, g);
+    p->target = segment_target(p, g);
+    if (!(p->target > 0.0f))
+        return rune_fail(err, RUNE_E_INVALID,
+                         "clip \"%s\": samples %zu..%zu: the precision %g is below what float coordinates this "
+                         "large can tell apart; ask for less, or keep the clip lossless",
+                         rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
+                         (double)p->precision);
     /* 1: each alone, within half the bound */
     for (size_t a = 0; a < p->subs; a++) {
         unsigned lo = 0, hi = PACK_MAX_BITS;
@@ -338,11 +397,30 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
             memcpy(p->base, p->err, (p->joints + p->tracks) * sizeof(float)); /* the trial is now the state */
         }
     }
+    /* 4: then each component alone, where a bit less still holds */
+    for (size_t o = 0; o < p->subs; o++) {
+        uint32_t a = order[o];
+        unsigned w[3];
+        level_widths(p, g, a, p->cur[a], w);
+        for (unsigned c = 0; c < 3; c++)
+            while (w[c] > 0) {
+                w[c]--;
+                decode_widths(p, g, a, w, p->trial);
+                if (evaluate(p, g, a, p->trial) > p->target) {
+                    w[c]++;
+                    break;
+                }
+                take_values(p, g, a, p->trial);
+                memcpy(p->base, p->err, (p->joints + p->tracks) * sizeof(float));
+            }
+        for (unsigned c = 0; c < 3; c++)
+            p->cw[a * 3 + c] = (uint8_t)w[c];
+    }
     for (size_t a = 0; a < p->subs; a++) {
         size_t x = g * p->subs + a;
-        unsigned w[3];
+        unsigned w[3] = {p->cw[a * 3], p->cw[a * 3 + 1], p->cw[a * 3 + 2]};
         p->level[x] = p->cur[a];
-        segment_widths(p, g, a, p->cur[a], w, &p->lo[x * 3], &p->hi[x * 3]);
+        range_bytes(p, g, a, w, &p->lo[x * 3], &p->hi[x * 3]);
         for (unsigned c = 0; c < 3; c++)
             p->width[x * 3 + c] = PACK_WIDTH_BYTE(w[c], c == 0 && p->sub[a].ch == PACK_ROT ? p->drop[x] : 0u);
     }
@@ -409,6 +487,7 @@ static void planner_free(planner *p)
     rune__free(a, p->lo, p->segments * p->subs * 3 + 1, 1);
     rune__free(a, p->hi, p->segments * p->subs * 3 + 1, 1);
     rune__free(a, p->cur, p->subs + 1, 1);
+    rune__free(a, p->cw, p->subs * 3 + 1, 1);
     if (p->pose.block)
         rune_pose_release(&p->pose);
     rune_binding_destroy(p->bind);
@@ -481,9 +560,10 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
     p.lo = rune__calloc(a, p.segments * p.subs * 3 + 1, 1);
     p.hi = rune__calloc(a, p.segments * p.subs * 3 + 1, 1);
     p.cur = rune__calloc(a, p.subs + 1, 1);
+    p.cw = rune__calloc(a, p.subs * 3 + 1, 1);
     uint32_t *chain = rune__calloc(a, 2 * p.subs + 1, sizeof *chain);
     bool ok = p.sub && p.range && p.drop && p.exact && p.lossy && p.now && p.trial && p.err && p.base && p.live && p.width && p.level && p.lo && p.hi &&
-              p.cur && chain;
+              p.cur && p.cw && chain;
     if (ok && p.joints) {
         st = rune_pose_init(&p.pose, p.joints, a, err);
         if (!st)
@@ -493,8 +573,7 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
     if (!st)
         st = resolve_settings(&p, settings, &precision, err);
-    p.precision = precision;
-    p.target = precision * 0.99f; /* room for the runtime's kernels rounding differently */
+    p.precision = precision; /* (each segment aims a little under it: segment_target) */
     if (!st) {
         rune__compress_classify(&p, true);
         rune__compress_choose_ranges(&p);

@@ -24,7 +24,8 @@ typedef struct planner {
     const rune_rig *rig;
     rune_binding *bind;
     size_t tracks, joints, subs, samples, segments;
-    float t0, dt, precision, target, shell; /* target: what the widths aim at (a little under precision) */
+    float t0, dt, precision, shell;
+    float target; /* what the segment at hand's widths aim at (a little under precision) */
     float *val;            /* [track][sample][V_COUNT], exact */
     packed_track *packed;  /* per track: constants, subtrack of each channel */
     sub_info *sub;         /* per subtrack */
@@ -42,6 +43,7 @@ typedef struct planner {
     uint8_t *width, *lo, *hi; /* the plan: [segment][sub][3] each */
     uint8_t *level;        /* [segment][sub]: the widest component's width */
     uint8_t *cur;          /* [sub]: levels in the segment at hand (PACK_EXACT: not quantized) */
+    uint8_t *cw;           /* [sub][3]: the widths step 4 settles on */
     float max_error;
 } planner;
 

@@ -1,10 +1,12 @@
-/* The packed clip's sampling kernel, over the animated channels of a
- * chunk: fetch each entry's two samples (a 32-bit load, a shift and a
- * mask a component; gathers in the AVX2 and AVX-512 builds, which the
- * compiler does not form by itself from unaligned loads), dequantize,
- * rebuild a rotation's dropped component, take the shorter arc and nlerp
- * (or lerp), then write each entry's lane. One source, compiled per
- * instruction set like sample_kernel.c. */
+/* The packed clip's sampling kernels, compiled per instruction set like
+ * sample_kernel.c: a segment's decoding tables for the animated channels
+ * ("entries"); then per frame, over the entries of a chunk, fetch each
+ * one's two samples (a load, a shift and a mask a component: 64-bit
+ * gathers in the AVX-512 build, 32-bit ones in the AVX2 builds -- the
+ * compiler does not form gathers from unaligned loads by itself),
+ * dequantize, rebuild a rotation's dropped component, take the shorter
+ * arc and nlerp (or lerp), and write each entry's lane; and the copy of
+ * the constant channels. */
 #include "packed_sampler.h"
 
 #include <math.h>
@@ -149,7 +151,6 @@ static void decode_component(const uint8_t *data, const uint32_t *addr, const ui
     }
 }
 
-/* Entries [e, e + n) of a slot at sample j: three components into v. */
 #if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
 /* Entries [e, e + 8) at sample j, all three components from one 64-bit
  * gather an entry (a sample's integers are adjacent: 57 bits at most,
@@ -173,6 +174,7 @@ static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, u
 }
 #endif
 
+/* Entries [e, e + n) of a slot at sample j: three components into v. */
 static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t n,
                          float v[3][BLOCK])
 {
@@ -202,20 +204,26 @@ static void lerp_block(float a[3][BLOCK], float b[3][BLOCK], float u, size_t n)
     }
 }
 
-/* Rebuilds both sides' dropped components, aligns the arcs and nlerps;
- * the result lands in q[4]. */
-/* The same on a sample exactly (u = 0): one rotation rebuilt and
- * normalized. */
+/* A quaternion from three stored components, the dropped one (d; 3: w)
+ * rebuilt as sqrt(1 - the others' squares), branch-free. */
+static inline void rebuild(float v0, float v1, float v2, uint32_t d, float *x, float *y, float *z, float *w)
+{
+    float r = 1.0f - (v0 * v0 + v1 * v1 + v2 * v2);
+    r = sqrtf(r > 0.0f ? r : 0.0f);
+    *x = d == 0 ? r : v0;
+    *y = d == 0 ? v0 : (d == 1 ? r : v1);
+    *z = d <= 1 ? v1 : (d == 2 ? r : v2);
+    *w = d <= 2 ? v2 : r;
+}
+
+/* On a sample exactly (u = 0): each rotation's dropped component
+ * rebuilt, normalized into q[4]. */
 static void rebuild_block(float a[3][BLOCK], const uint32_t *ad, size_t n, float q[4][BLOCK])
 {
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float a0 = a[0][i], a1 = a[1][i], a2 = a[2][i];
-        float ra = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2);
-        ra = sqrtf(ra > 0.0f ? ra : 0.0f);
-        uint32_t da = ad[i];
-        float x = da == 0 ? ra : a0, y = da == 0 ? a0 : (da == 1 ? ra : a1);
-        float z = da <= 1 ? a1 : (da == 2 ? ra : a2), w = da <= 2 ? a2 : ra;
+        float x, y, z, w;
+        rebuild(a[0][i], a[1][i], a[2][i], ad[i], &x, &y, &z, &w);
         float n2 = x * x + y * y + z * z + w * w;
         float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
         q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
@@ -225,21 +233,16 @@ static void rebuild_block(float a[3][BLOCK], const uint32_t *ad, size_t n, float
     }
 }
 
+/* Between samples: both sides' dropped components rebuilt, the arcs
+ * aligned, nlerped into q[4]. */
 static void nlerp_block(float a[3][BLOCK], float b[3][BLOCK], const uint32_t *ad, const uint32_t *bd, float u,
                         size_t n, float q[4][BLOCK])
 {
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float a0 = a[0][i], a1 = a[1][i], a2 = a[2][i], b0 = b[0][i], b1 = b[1][i], b2 = b[2][i];
-        float ra = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2), rb = 1.0f - (b0 * b0 + b1 * b1 + b2 * b2);
-        ra = sqrtf(ra > 0.0f ? ra : 0.0f);
-        rb = sqrtf(rb > 0.0f ? rb : 0.0f);
-        /* the stored components fill the quaternion around the dropped one */
-        uint32_t da = ad[i], db = bd[i];
-        float ax = da == 0 ? ra : a0, ay = da == 0 ? a0 : (da == 1 ? ra : a1);
-        float az = da <= 1 ? a1 : (da == 2 ? ra : a2), aw = da <= 2 ? a2 : ra;
-        float bx = db == 0 ? rb : b0, by = db == 0 ? b0 : (db == 1 ? rb : b1);
-        float bz = db <= 1 ? b1 : (db == 2 ? rb : b2), bw = db <= 2 ? b2 : rb;
+        float ax, ay, az, aw, bx, by, bz, bw;
+        rebuild(a[0][i], a[1][i], a[2][i], ad[i], &ax, &ay, &az, &aw);
+        rebuild(b[0][i], b[1][i], b[2][i], bd[i], &bx, &by, &bz, &bw);
         float d = ax * bx + ay * by + az * bz + aw * bw;
         float sg = d < 0.0f ? -1.0f : 1.0f;
         float x = ax + (sg * bx - ax) * u, y = ay + (sg * by - ay) * u;
@@ -315,6 +318,8 @@ void KERNEL(rune__pack_kernel)(const uint8_t *data, const pack_entries *a, const
     }
 }
 
+/* Copies the constant channels: inlined vector copies beat a library
+ * call an array for chunks of 40 floats. */
 void KERNEL(rune__pack_copy)(const float *const *src, float *const *dst, int count, size_t n)
 {
     for (int k = 0; k < count; k++) {

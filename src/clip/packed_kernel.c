@@ -216,6 +216,17 @@ static inline void rebuild(float v0, float v1, float v2, uint32_t d, float *x, f
     *w = d <= 2 ? v2 : r;
 }
 
+/* q[.][i] = (x, y, z, w) normalized (identity when ~0). */
+static inline void store_unit(float x, float y, float z, float w, float q[4][BLOCK], size_t i)
+{
+    float n2 = x * x + y * y + z * z + w * w;
+    float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
+    q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
+    q[1][i] = n2 > 1e-30f ? y * inv : 0.0f;
+    q[2][i] = n2 > 1e-30f ? z * inv : 0.0f;
+    q[3][i] = n2 > 1e-30f ? w * inv : 1.0f;
+}
+
 /* On a sample exactly (u = 0): each rotation's dropped component
  * rebuilt, normalized into q[4]. */
 static void rebuild_block(float a[3][BLOCK], const uint32_t *ad, size_t n, float q[4][BLOCK])
@@ -224,12 +235,7 @@ static void rebuild_block(float a[3][BLOCK], const uint32_t *ad, size_t n, float
     for (size_t i = 0; i < n; i++) {
         float x, y, z, w;
         rebuild(a[0][i], a[1][i], a[2][i], ad[i], &x, &y, &z, &w);
-        float n2 = x * x + y * y + z * z + w * w;
-        float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
-        q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
-        q[1][i] = n2 > 1e-30f ? y * inv : 0.0f;
-        q[2][i] = n2 > 1e-30f ? z * inv : 0.0f;
-        q[3][i] = n2 > 1e-30f ? w * inv : 1.0f;
+        store_unit(x, y, z, w, q, i);
     }
 }
 
@@ -247,12 +253,7 @@ static void nlerp_block(float a[3][BLOCK], float b[3][BLOCK], const uint32_t *ad
         float sg = d < 0.0f ? -1.0f : 1.0f;
         float x = ax + (sg * bx - ax) * u, y = ay + (sg * by - ay) * u;
         float z = az + (sg * bz - az) * u, w = aw + (sg * bw - aw) * u;
-        float n2 = x * x + y * y + z * z + w * w;
-        float inv = 1.0f / sqrtf(n2 > 1e-30f ? n2 : 1.0f);
-        q[0][i] = n2 > 1e-30f ? x * inv : 0.0f;
-        q[1][i] = n2 > 1e-30f ? y * inv : 0.0f;
-        q[2][i] = n2 > 1e-30f ? z * inv : 0.0f;
-        q[3][i] = n2 > 1e-30f ? w * inv : 1.0f;
+        store_unit(x, y, z, w, q, i);
     }
 }
 

@@ -18,13 +18,14 @@ static size_t channels_of(const clip_packed *p) { return p->scaled ? 3 : 2; }
  * (rotations as stored: exact), identity for a lane without a track. */
 static void fixed_lane(pack_cursor *c, size_t i, const packed_track *t)
 {
-    float v[13] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0};
+    float v[PACK_FIXED] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1};
     if (t) {
-        float w[13] = {t->r.x, t->r.y, t->r.z, t->r.w, t->t.x, t->t.y, t->t.z, t->s.x, t->s.y, t->s.z,
-                       t->weight, t->mask, rune_clamp01(t->weight * (1.0f - t->mask))};
+        float w[PACK_FIXED] = {t->r.x,  t->r.y, t->r.z, t->r.w, t->t.x, t->t.y, t->t.z,
+                               t->weight, t->mask, rune_clamp01(t->weight * (1.0f - t->mask)),
+                               t->s.x,  t->s.y, t->s.z};
         memcpy(v, w, sizeof v);
     }
-    for (int k = 0; k < 13; k++)
+    for (int k = 0; k < PACK_FIXED; k++)
         c->fixed[k][i] = v[k];
 }
 
@@ -52,17 +53,35 @@ size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, 
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return (2 * PACK_ENTRY_FIELDS * room + 13 * padded + p->subtracks + (3 + PACK_RANGE) * room + groups) *
+    return (2 * PACK_ENTRY_FIELDS * room + PACK_FIXED * padded + p->subtracks + (3 + PACK_RANGE) * room + groups) *
            sizeof(uint32_t);
 }
 
+/* The kernel builds of an instruction set. */
+#define KERNELS(isa)                                                                                                  \
+    (pack_kernels) { rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
+
+static pack_kernels kernels_for(rune_simd_level level)
+{
+    switch (level) {
+#if defined(RUNE_HAVE_X86_KERNELS)
+    case RUNE_SIMD_AVX512: return KERNELS(avx512);
+    case RUNE_SIMD_AVX2_FMA: return KERNELS(avx2fma);
+    case RUNE_SIMD_AVX2: return KERNELS(avx2);
+    case RUNE_SIMD_SSE2: return KERNELS(sse2);
+#endif
+    default: return KERNELS(scalar);
+    }
+}
+
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
-                            size_t tracks, void *memory)
+                            size_t tracks, rune_simd_level level, void *memory)
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     memset(c, 0, sizeof *c);
     c->p = p, c->lanes = lanes, c->padded = padded;
     c->channels = (int)channels_of(p);
+    c->kernels = kernels_for(level);
     rune__pack_cursor_reset(c);
     uint32_t *m = memory;
     for (int s = 0; s < 2; s++) {
@@ -76,7 +95,7 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
         x->stride = m, m += room;
         x->dropped = m, m += room;
     }
-    for (int k = 0; k < 13; k++)
+    for (int k = 0; k < PACK_FIXED; k++)
         c->fixed[k] = (float *)m, m += padded;
     c->sub_bit = m, m += p->subtracks;
     c->lane = m, m += room;
@@ -107,88 +126,39 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
 
 void rune__pack_cursor_reset(pack_cursor *c) { c->seg[0] = c->seg[1] = UINT32_MAX; }
 
-typedef void (*pack_load_fn)(pack_cursor *, pack_entries *, uint32_t);
-
-static pack_load_fn load_for(rune_simd_level level)
-{
-    switch (level) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return rune__pack_load_avx512;
-    case RUNE_SIMD_AVX2_FMA: return rune__pack_load_avx2fma;
-    case RUNE_SIMD_AVX2: return rune__pack_load_avx2;
-    case RUNE_SIMD_SSE2: return rune__pack_load_sse2;
-#endif
-    default: return rune__pack_load_scalar;
-    }
-}
-
 /* The slot holding segment g, loading it (into the slot not holding
  * `keep`) when neither does. */
-static const pack_entries *slot_for(pack_cursor *c, rune_simd_level level, uint32_t g, uint32_t keep)
+static const pack_entries *slot_for(pack_cursor *c, uint32_t g, uint32_t keep)
 {
     for (int s = 0; s < 2; s++)
         if (c->seg[s] == g)
             return &c->slot[s];
     int s = c->seg[0] == keep ? 1 : 0;
-    load_for(level)(c, &c->slot[s], g);
+    c->kernels.load(c, &c->slot[s], g);
     c->seg[s] = g;
     return &c->slot[s];
 }
 
-typedef void (*pack_copy_fn)(const float *const *, float *const *, int, size_t);
-
-static pack_copy_fn copy_for(rune_simd_level level)
-{
-    switch (level) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return rune__pack_copy_avx512;
-    case RUNE_SIMD_AVX2_FMA: return rune__pack_copy_avx2fma;
-    case RUNE_SIMD_AVX2: return rune__pack_copy_avx2;
-    case RUNE_SIMD_SSE2: return rune__pack_copy_sse2;
-#endif
-    default: return rune__pack_copy_scalar;
-    }
-}
-
-typedef void (*pack_kernel_fn)(const uint8_t *, const pack_entries *, const pack_entries *, uint32_t, uint32_t, float,
-                               int, size_t, size_t, const uint32_t *, size_t, const sample_dest *);
-
-static pack_kernel_fn kernel_for(rune_simd_level level)
-{
-    switch (level) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return rune__pack_kernel_avx512;
-    case RUNE_SIMD_AVX2_FMA: return rune__pack_kernel_avx2fma;
-    case RUNE_SIMD_AVX2: return rune__pack_kernel_avx2;
-    case RUNE_SIMD_SSE2: return rune__pack_kernel_sse2;
-#endif
-    default: return rune__pack_kernel_scalar;
-    }
-}
-
-bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first, size_t n, float t,
-                            const sample_dest *o)
+bool rune__packed_sample_to(pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o)
 {
     const clip_packed *p = c->p;
     /* the constant channels first (scale only for a clip with scale) */
-    float *const out[13] = {o->qx, o->qy, o->qz, o->qw, o->x, o->y, o->z, o->weight, o->mask, o->coverage,
-                            o->sx, o->sy, o->sz};
-    static const int from[13] = {0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 7, 8, 9};
-    const float *src[13];
-    for (int k = 0; k < 13; k++)
-        src[k] = c->fixed[from[k]] + first;
-    copy_for(level)(src, out, p->scaled ? 13 : 10, n);
+    float *const out[PACK_FIXED] = {o->qx,     o->qy,   o->qz,       o->qw, o->x,  o->y, o->z,
+                                    o->weight, o->mask, o->coverage, o->sx, o->sy, o->sz};
+    const float *src[PACK_FIXED];
+    for (int k = 0; k < PACK_FIXED; k++)
+        src[k] = c->fixed[k] + first;
+    c->kernels.copy(src, out, p->scaled ? PACK_FIXED : PACK_FIXED - 3, n);
     uint32_t i0, i1;
     float u;
     pack_locate(p, t, &i0, &i1, &u);
     uint32_t g0 = i0 / PACK_SEGMENT, g1 = i1 / PACK_SEGMENT;
-    const pack_entries *a = slot_for(c, level, g0, g1);
-    const pack_entries *b = slot_for(c, level, g1, g0);
-    pack_kernel_fn kernel = kernel_for(level);
+    const pack_entries *a = slot_for(c, g0, g1);
+    const pack_entries *b = slot_for(c, g1, g0);
     size_t g = first / RUNE_SAMPLE_CHUNK * (size_t)c->channels;
     for (int ch = 0; ch < c->channels; ch++, g++)
         if (c->group[g] < c->group[g + 1])
-            kernel(p->data, a, b, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, c->group[g], c->group[g + 1], c->lane,
-                   first, o);
+            c->kernels.sample(p->data, a, b, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, c->group[g],
+                              c->group[g + 1], c->lane, first, o);
     return p->scaled;
 }

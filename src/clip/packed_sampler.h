@@ -24,15 +24,30 @@ typedef struct pack_entries {
  * vectors of 16). */
 #define PACK_ENTRY_SLACK 16
 
-typedef struct pack_cursor {
+/* What each lane holds where its channels are constant, in the order
+ * the chunk is written: qx qy qz qw x y z weight mask coverage sx sy sz
+ * (scale last: only clips with scale copy it). */
+#define PACK_FIXED 13
+
+typedef struct pack_cursor pack_cursor;
+
+/* The kernels of one instruction set (packed_kernel.c). */
+typedef struct pack_kernels {
+    void (*load)(pack_cursor *c, pack_entries *s, uint32_t g);
+    void (*copy)(const float *const *src, float *const *dst, int count, size_t n);
+    void (*sample)(const uint8_t *data, const pack_entries *a, const pack_entries *b, uint32_t ja, uint32_t jb,
+                   float u, int channel, size_t e0, size_t e1, const uint32_t *lane, size_t first,
+                   const sample_dest *o);
+} pack_kernels;
+
+struct pack_cursor {
     const clip_packed *p;
     size_t lanes, padded;
     int channels;    /* 2, or 3 with scale */
     uint32_t seg[2]; /* the segment each slot holds; UINT32_MAX: none */
     pack_entries slot[2];
-    /* per lane, what the lane holds where its channel is constant (and
-     * its constant weights): qx qy qz qw x y z sx sy sz weight mask coverage */
-    float *fixed[13];
+    pack_kernels kernels;
+    float *fixed[PACK_FIXED]; /* per lane */
     uint32_t *sub_bit; /* per subtrack: bit address in the segment being loaded */
     /* entries ordered by chunk, then channel: the lane and subtrack of
      * each; group[chunk * channels + channel] is the first of a group */
@@ -40,7 +55,7 @@ typedef struct pack_cursor {
     uint32_t *rotation; /* per entry: 1 for a rotation channel */
     float *range[PACK_RANGE]; /* per entry: its subtrack's clip range (min[4], extent[4]) */
     size_t entries;
-} pack_cursor;
+};
 
 /* Bytes a cursor needs (16-byte aligned memory) for a clip and lanes
  * mapped as rune__pack_cursor_init maps them: a few KB for a 40-joint
@@ -49,17 +64,15 @@ typedef struct pack_cursor {
 size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks);
 /* Lays a cursor out in `memory` for lanes mapped to tracks by
  * lane_track (NULL: lane i is track i; negative or past the tracks: no
- * track), and empties it. */
+ * track), with the kernels of `level` (resolved), and empties it. */
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
-                            size_t tracks, void *memory);
+                            size_t tracks, rune_simd_level level, void *memory);
 /* Forgets the loaded segments. */
 void rune__pack_cursor_reset(pack_cursor *c);
 
 /* Samples lanes [first, first + n) (n padded to KERNEL_LANES) at clip
- * time t into o with the kernels of `level`; returns whether scale was
- * written. */
-bool rune__packed_sample_to(pack_cursor *c, rune_simd_level level, size_t first, size_t n, float t,
-                            const sample_dest *o);
+ * time t into o; returns whether scale was written. */
+bool rune__packed_sample_to(pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o);
 
 /* Copies `count` arrays of n floats (the constant channels into a chunk:
  * inlined vector copies beat a library call each for 40 floats). */

@@ -237,8 +237,6 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     c->block_size = bytes;
-    if (clip->packed)
-        rune__pack_cursor_init(&c->pack, clip->packed, lane_track, lanes, clip->track_count, (char *)c + tables);
     c->alloc = *alloc;
     c->clip = clip;
     c->lane_track = lane_track;
@@ -246,6 +244,9 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     c->padded = padded;
     c->level = rune_simd_resolve(level);
     kernels_for(c->level, &c->kernel, &c->advance);
+    if (clip->packed)
+        rune__pack_cursor_init(&c->pack, clip->packed, lane_track, lanes, clip->track_count, c->level,
+                               (char *)c + tables);
     c->bad = (uint8_t *)(c->key + padded);
     rune_sample_cache_reset(c);
     *out = c;
@@ -305,7 +306,7 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     if (count > c->lanes - first)
         count = c->lanes - first;
     if (c->clip->packed)
-        return rune__packed_sample_to(&c->pack, c->level, first, kernel_lanes(count), t, o);
+        return rune__packed_sample_to(&c->pack, first, kernel_lanes(count), t, o);
     if (!(t >= c->lo && t < c->hi))
         refill(c, t);
     /* lanes are padded to KERNEL_LANES (padding sits on the null key),

@@ -278,6 +278,15 @@ static rune_status clip_sequence(reader *r, size_t index, const clip_view *v, co
     return RUNE_OK;
 }
 
+/* Clip `index`'s id against the clips read before it. */
+static rune_status unique_id(reader *r, size_t index, const char *id)
+{
+    for (size_t k = 0; k < index; k++)
+        if (strcmp(rune_clip_id(r->a->clips[k]), id) == 0)
+            return clip_fail(r, index, id, "its id repeats clip section %zu", k);
+    return RUNE_OK;
+}
+
 static rune_status read_clip(reader *r, const section *s, size_t index)
 {
     clip_view v;
@@ -288,9 +297,8 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
     const char *id = string_at(r, v.id);
     if (!id || !id[0])
         return clip_fail(r, index, "?", "its id is not a string of the strings section");
-    for (size_t k = 0; k < index; k++)
-        if (strcmp(rune_clip_id(r->a->clips[k]), id) == 0)
-            return clip_fail(r, index, id, "its id repeats clip section %zu", k);
+    if ((st = unique_id(r, index, id)))
+        return st;
     rune_allocator *al = &r->a->alloc;
     rune_keyframe_desc *kf = rune__calloc(al, v.keys ? v.keys : 1, sizeof *kf);
     rune_key_pose_desc *poses = rune__calloc(al, v.keys ? v.keys : 1, sizeof *poses);
@@ -320,10 +328,7 @@ static rune_status read_packed(reader *r, const section *s, size_t index)
         return st;
     }
     const char *id = rune_clip_id(r->a->clips[index]);
-    for (size_t k = 0; k < index; k++)
-        if (strcmp(rune_clip_id(r->a->clips[k]), id) == 0)
-            return clip_fail(r, index, id, "its id repeats clip section %zu", k);
-    return RUNE_OK;
+    return unique_id(r, index, id);
 }
 
 rune_status rune_asset_load_memory(const void *data, size_t size, const char *name, const rune_allocator *alloc,

@@ -28,17 +28,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A subtrack's segment ranges (value units) of its three components. */
-static void segment_minmax(const planner *p, size_t g, size_t a, float mn[3], float mx[3])
+/* Every subtrack's range over segment g (value units, per stored
+ * component) into p->smin, p->smax: what the widths and range bytes of
+ * every trial in the segment start from. */
+static void segment_ranges(planner *p, size_t g)
 {
-    for (unsigned c = 0; c < 3; c++) {
-        mn[c] = INFINITY, mx[c] = -INFINITY;
-        for (size_t i = g * PACK_SEGMENT; i < rune__compress_segment_end(p, g); i++) {
-            float x = rune__compress_stored(p, a, g, i, c);
-            mn[c] = x < mn[c] ? x : mn[c];
-            mx[c] = x > mx[c] ? x : mx[c];
+    for (size_t a = 0; a < p->subs; a++)
+        for (unsigned c = 0; c < 3; c++) {
+            float mn = INFINITY, mx = -INFINITY;
+            for (size_t i = g * PACK_SEGMENT; i < rune__compress_segment_end(p, g); i++) {
+                float x = rune__compress_stored(p, a, g, i, c);
+                mn = x < mn ? x : mn;
+                mx = x > mx ? x : mx;
+            }
+            p->smin[a * 3 + c] = mn, p->smax[a * 3 + c] = mx;
         }
-    }
 }
 
 /* Subtrack a's range bytes in segment g for its widths: the segment's
@@ -46,8 +50,7 @@ static void segment_minmax(const planner *p, size_t g, size_t a, float mn[3], fl
  * holds one value, the byte nearest the middle. */
 static void range_bytes(const planner *p, size_t g, size_t a, const unsigned w[3], uint8_t lo[3], uint8_t hi[3])
 {
-    float mn[3], mx[3];
-    segment_minmax(p, g, a, mn, mx);
+    const float *mn = &p->smin[a * 3], *mx = &p->smax[a * 3];
     for (unsigned c = 0; c < 3; c++) {
         unsigned x = rune__compress_range_index(p, a, g, c);
         float cmin = p->range[a * PACK_RANGE + x], cext = p->range[a * PACK_RANGE + 4 + x];
@@ -329,6 +332,7 @@ static float segment_target(const planner *p, size_t g)
 static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_error *err)
 {
     exact_segment(p, g);
+    segment_ranges(p, g);
     p->target = segment_target(p, g);
     if (!(p->target > 0.0f))
         return rune_fail(err, RUNE_E_INVALID,
@@ -488,6 +492,8 @@ static void planner_free(planner *p)
     rune__free(a, p->hi, p->segments * p->subs * 3 + 1, 1);
     rune__free(a, p->cur, p->subs + 1, 1);
     rune__free(a, p->cw, p->subs * 3 + 1, 1);
+    rune__free(a, p->smin, p->subs * 3 + 1, sizeof(float));
+    rune__free(a, p->smax, p->subs * 3 + 1, sizeof(float));
     if (p->pose.block)
         rune_pose_release(&p->pose);
     rune_binding_destroy(p->bind);
@@ -561,9 +567,11 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
     p.hi = rune__calloc(a, p.segments * p.subs * 3 + 1, 1);
     p.cur = rune__calloc(a, p.subs + 1, 1);
     p.cw = rune__calloc(a, p.subs * 3 + 1, 1);
+    p.smin = rune__calloc(a, p.subs * 3 + 1, sizeof(float));
+    p.smax = rune__calloc(a, p.subs * 3 + 1, sizeof(float));
     uint32_t *chain = rune__calloc(a, 2 * p.subs + 1, sizeof *chain);
     bool ok = p.sub && p.range && p.drop && p.exact && p.lossy && p.now && p.trial && p.err && p.base && p.live && p.width && p.level && p.lo && p.hi &&
-              p.cur && p.cw && chain;
+              p.cur && p.cw && p.smin && p.smax && chain;
     if (ok && p.joints) {
         st = rune_pose_init(&p.pose, p.joints, a, err);
         if (!st)

@@ -44,6 +44,7 @@ typedef struct planner {
     uint8_t *level;        /* [segment][sub]: the widest component's width */
     uint8_t *cur;          /* [sub]: levels in the segment at hand (PACK_EXACT: not quantized) */
     uint8_t *cw;           /* [sub][3]: the widths step 4 settles on */
+    float *smin, *smax;    /* [sub][3]: each stored component's range over the segment at hand */
     float max_error;
 } planner;
 

@@ -61,18 +61,7 @@ size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, 
 #define KERNELS(isa)                                                                                                  \
     (pack_kernels) { rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
 
-static pack_kernels kernels_for(rune_simd_level level)
-{
-    switch (level) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return KERNELS(avx512);
-    case RUNE_SIMD_AVX2_FMA: return KERNELS(avx2fma);
-    case RUNE_SIMD_AVX2: return KERNELS(avx2);
-    case RUNE_SIMD_SSE2: return KERNELS(sse2);
-#endif
-    default: return KERNELS(scalar);
-    }
-}
+static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
 void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
                             size_t tracks, rune_simd_level level, void *memory)

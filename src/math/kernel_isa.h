@@ -30,4 +30,21 @@ static inline size_t kernel_lanes(size_t n) { return (n + KERNEL_LANES - 1) / KE
     ret f##_avx2fma params;                                                                                           \
     ret f##_avx512 params
 
+/* The body of a function returning BUILD(isa) -- a macro naming one
+ * build's functions, typically a struct of them -- for a resolved
+ * rune_simd_level; the scalar build for any other, and on machines
+ * without the x86 builds. */
+#if defined(RUNE_HAVE_X86_KERNELS)
+#define KERNEL_PICK(level, BUILD)                                                                                     \
+    switch (level) {                                                                                                  \
+    case RUNE_SIMD_AVX512: return BUILD(avx512);                                                                      \
+    case RUNE_SIMD_AVX2_FMA: return BUILD(avx2fma);                                                                   \
+    case RUNE_SIMD_AVX2: return BUILD(avx2);                                                                          \
+    case RUNE_SIMD_SSE2: return BUILD(sse2);                                                                          \
+    default: return BUILD(scalar);                                                                                    \
+    }
+#else
+#define KERNEL_PICK(level, BUILD) return BUILD(scalar)
+#endif
+
 #endif

@@ -5,28 +5,15 @@
 
 #include <string.h>
 
-mix_kernels rune__mix_kernels(rune_simd_level level)
-{
-    switch (rune_simd_resolve(level)) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512:
-        return (mix_kernels){rune__mix_accumulate_avx512, rune__mix_accumulate2_avx512, rune__mix_mean_avx512, rune__mix_overlay_avx512,
-                             rune__mix_add_avx512};
-    case RUNE_SIMD_AVX2_FMA:
-        return (mix_kernels){rune__mix_accumulate_avx2fma, rune__mix_accumulate2_avx2fma, rune__mix_mean_avx2fma, rune__mix_overlay_avx2fma,
-                             rune__mix_add_avx2fma};
-    case RUNE_SIMD_AVX2:
-        return (mix_kernels){rune__mix_accumulate_avx2, rune__mix_accumulate2_avx2, rune__mix_mean_avx2, rune__mix_overlay_avx2,
-                             rune__mix_add_avx2};
-    case RUNE_SIMD_SSE2:
-        return (mix_kernels){rune__mix_accumulate_sse2, rune__mix_accumulate2_sse2, rune__mix_mean_sse2, rune__mix_overlay_sse2,
-                             rune__mix_add_sse2};
-#endif
-    default:
-        return (mix_kernels){rune__mix_accumulate_scalar, rune__mix_accumulate2_scalar, rune__mix_mean_scalar, rune__mix_overlay_scalar,
-                             rune__mix_add_scalar};
+/* One build's kernels. */
+#define MIX_KERNELS(isa)                                                                                              \
+    (mix_kernels)                                                                                                     \
+    {                                                                                                                 \
+        rune__mix_accumulate_##isa, rune__mix_accumulate2_##isa, rune__mix_mean_##isa, rune__mix_overlay_##isa,       \
+            rune__mix_add_##isa                                                                                       \
     }
-}
+
+mix_kernels rune__mix_kernels(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), MIX_KERNELS) }
 
 const float rune__mix_ones[RUNE_SAMPLE_CHUNK] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,

@@ -22,18 +22,7 @@ typedef struct matrix_kernels {
         rune__local_matrices_##isa, rune__model_chain_##isa, rune__local_xforms_##isa, rune__xform_chain_##isa       \
     }
 
-static matrix_kernels kernels_for(rune_simd_level level)
-{
-    switch (rune_simd_resolve(level)) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512: return KERNELS(avx512);
-    case RUNE_SIMD_AVX2_FMA: return KERNELS(avx2fma);
-    case RUNE_SIMD_AVX2: return KERNELS(avx2);
-    case RUNE_SIMD_SSE2: return KERNELS(sse2);
-#endif
-    default: return KERNELS(scalar);
-    }
-}
+static matrix_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), KERNELS) }
 
 /* The kernel input of joints [first, first + lanes): the rig's frames and
  * the pose in place, or (joints the pose lacks: at rest) a copy in `rest`

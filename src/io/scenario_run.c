@@ -8,8 +8,6 @@
 #include "scenario_internal.h"
 #include "../base/alloc.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -237,18 +235,9 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
         r.event_count = 0;
         rune_character_deliver(r.ch, collect, &r);
         collect_weights(&r);
-        rune_frame_report rep = {f,
-                                 (double)(f + 1) * s->dt,
-                                 rune_library_rig(r.lib),
-                                 rune_character_pose(r.ch),
-                                 r.events,
-                                 r.event_count,
-                                 rune_character_root_delta(r.ch),
-                                 r.weights,
-                                 r.weight_count,
-                                 r.ch,
-                                 r.named,
-                                 r.source_count};
+        rune_frame_report rep = {f, (double)(f + 1) * s->dt, rune_library_rig(r.lib), rune_character_pose(r.ch),
+                                 r.events, r.event_count, rune_character_root_delta(r.ch), r.weights,
+                                 r.weight_count, r.ch, r.named, r.source_count};
         if (fn && (st = fn(user, &rep)) != RUNE_OK)
             rune_fail(err, st, "frame %d: stopped by the caller", f);
     }
@@ -256,39 +245,4 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
         rune_error_prefix(err, "%s: ", s->file);
     runner_free(&r);
     return st;
-}
-
-static bool all_finite(const float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return false;
-    return true;
-}
-
-bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t what_size)
-{
-    char name[128];
-    const char *bad = NULL;
-    for (size_t j = 0; !bad && j < r->pose->count; j++) {
-        const rune_pose *p = r->pose;
-        const float v[11] = {p->tx[j], p->ty[j], p->tz[j], p->qx[j], p->qy[j], p->qz[j],
-                             p->qw[j], p->sx[j], p->sy[j], p->sz[j], p->coverage[j]};
-        if (!all_finite(v, 11))
-            bad = rune_rig_joint_name(r->rig, j, name, sizeof name);
-    }
-    const float root[3] = {r->root_motion.dx, r->root_motion.dz, r->root_motion.yaw};
-    if (!bad && !all_finite(root, 3))
-        bad = "root_motion";
-    for (size_t i = 0; !bad && i < r->event_count; i++)
-        if (!isfinite(r->events[i].time))
-            bad = "events";
-    for (size_t i = 0; !bad && i < r->weight_count; i++)
-        if (!isfinite(r->weights[i].weight))
-            bad = "weights";
-    if (!bad && !(isfinite(r->time) && fabs(r->time) <= FLT_MAX))
-        bad = "time";
-    if (bad && what)
-        snprintf(what, what_size, "%s%s", bad == name ? "pose " : "", bad);
-    return !bad;
 }

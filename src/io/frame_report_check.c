@@ -1,0 +1,43 @@
+/* Whether a frame report holds only finite numbers: the library promises
+ * finite output for finite input, so tools treat a non-finite number as an
+ * internal error instead of printing it. */
+#include "rune/io.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+static bool all_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t what_size)
+{
+    char name[128];
+    const char *bad = NULL;
+    for (size_t j = 0; !bad && j < r->pose->count; j++) {
+        const rune_pose *p = r->pose;
+        const float v[11] = {p->tx[j], p->ty[j], p->tz[j], p->qx[j], p->qy[j], p->qz[j],
+                             p->qw[j], p->sx[j], p->sy[j], p->sz[j], p->coverage[j]};
+        if (!all_finite(v, 11))
+            bad = rune_rig_joint_name(r->rig, j, name, sizeof name);
+    }
+    const float root[3] = {r->root_motion.dx, r->root_motion.dz, r->root_motion.yaw};
+    if (!bad && !all_finite(root, 3))
+        bad = "root_motion";
+    for (size_t i = 0; !bad && i < r->event_count; i++)
+        if (!isfinite(r->events[i].time))
+            bad = "events";
+    for (size_t i = 0; !bad && i < r->weight_count; i++)
+        if (!isfinite(r->weights[i].weight))
+            bad = "weights";
+    if (!bad && !(isfinite(r->time) && fabs(r->time) <= FLT_MAX))
+        bad = "time";
+    if (bad && what)
+        snprintf(what, what_size, "%s%s", bad == name ? "pose " : "", bad);
+    return !bad;
+}

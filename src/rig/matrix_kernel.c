@@ -14,12 +14,17 @@
 #include <immintrin.h>
 #endif
 
-void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, size_t n)
+/* One loop for both cases; `scaled` is a constant where it is inlined, so
+ * the unscaled copy carries no scale products. */
+static inline __attribute__((always_inline)) void local_matrices(const local_in *in, local_out *restrict out,
+                                                                 size_t n, bool scaled)
 {
     const float *fx = in->fx, *fy = in->fy, *fz = in->fz, *fqx = in->fqx, *fqy = in->fqy, *fqz = in->fqz;
     const float *fqw = in->fqw, *tx = in->tx, *ty = in->ty, *tz = in->tz, *qx = in->qx, *qy = in->qy;
     const float *qz = in->qz, *qw = in->qw, *sx = in->sx, *sy = in->sy, *sz = in->sz;
     const float *fsx = in->fsx, *fsy = in->fsy, *fsz = in->fsz;
+    const float *r0 = in->frot[0], *r1 = in->frot[1], *r2 = in->frot[2], *r3 = in->frot[3], *r4 = in->frot[4];
+    const float *r5 = in->frot[5], *r6 = in->frot[6], *r7 = in->frot[7], *r8 = in->frot[8];
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
@@ -33,29 +38,35 @@ void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, s
         bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
         float k = 2.0f / (n2 + (ok ? 0.0f : 1.0f));
         float x = ok ? q.x : ax, y = ok ? q.y : ay, z = ok ? q.z : az, w = ok ? q.w : aw;
-        /* frame translation + frame rotation applied to the pose's
-         * translation in the frame's scale; a unit rest scale multiplies
-         * exactly */
-        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(tx[i] * fsx[i], ty[i] * fsy[i], tz[i] * fsz[i]));
         /* the rotation matrix, columns scaled */
         float xk = x * k, yk = y * k, zk = z * k;
         float xx = x * xk, yy = y * yk, zz = z * zk;
         float xy = x * yk, xz = x * zk, yz = y * zk;
         float wx = w * xk, wy = w * yk, wz = w * zk;
-        float s0 = sx[i] * fsx[i], s1 = sy[i] * fsy[i], s2 = sz[i] * fsz[i];
-        out->m[0][i] = (1 - (yy + zz)) * s0;
-        out->m[1][i] = (xy + wz) * s0;
-        out->m[2][i] = (xz - wy) * s0;
-        out->m[3][i] = (xy - wz) * s1;
-        out->m[4][i] = (1 - (xx + zz)) * s1;
-        out->m[5][i] = (yz + wx) * s1;
-        out->m[6][i] = (xz + wy) * s2;
-        out->m[7][i] = (yz - wx) * s2;
-        out->m[8][i] = (1 - (xx + yy)) * s2;
-        out->m[9][i] = t.x + fx[i];
-        out->m[10][i] = t.y + fy[i];
-        out->m[11][i] = t.z + fz[i];
+        float m[9] = {1 - (yy + zz), xy + wz, xz - wy, xy - wz, 1 - (xx + zz), yz + wx, xz + wy, yz - wx, 1 - (xx + yy)};
+        /* the pose's translation in the frame's scale, rotated into the
+         * frame by its matrix, plus the frame's translation */
+        float a = tx[i], b = ty[i], c = tz[i];
+        if (scaled) {
+            float s[3] = {sx[i] * fsx[i], sy[i] * fsy[i], sz[i] * fsz[i]};
+            for (int e = 0; e < 9; e++)
+                m[e] *= s[e / 3];
+            a *= fsx[i], b *= fsy[i], c *= fsz[i];
+        }
+        for (int e = 0; e < 9; e++)
+            out->m[e][i] = m[e];
+        out->m[9][i] = r0[i] * a + r3[i] * b + r6[i] * c + fx[i];
+        out->m[10][i] = r1[i] * a + r4[i] * b + r7[i] * c + fy[i];
+        out->m[11][i] = r2[i] * a + r5[i] * b + r8[i] * c + fz[i];
     }
+}
+
+void KERNEL(rune__local_matrices)(const local_in *in, local_out *restrict out, size_t n, bool scaled)
+{
+    if (scaled)
+        local_matrices(in, out, n, true);
+    else
+        local_matrices(in, out, n, false);
 }
 
 /* The parent of a root: the identity (I * local is local, exactly). */
@@ -119,8 +130,12 @@ static inline __attribute__((always_inline)) void chain_two(const local_out *loc
         l[e] = _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_set1_pd(pair)), spread);
     }
     __m256 p[4];
-    for (int k = 0; k < 4; k++)
-        p[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pa + 4 * k)), _mm_loadu_ps(pb + 4 * k), 1);
+    if (pa == pb) /* siblings: one load a column */
+        for (int k = 0; k < 4; k++)
+            p[k] = _mm256_broadcast_ps((const __m128 *)(pa + 4 * k));
+    else
+        for (int k = 0; k < 4; k++)
+            p[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pa + 4 * k)), _mm_loadu_ps(pb + 4 * k), 1);
     __m256 c[4];
     for (int k = 0; k < 3; k++)
         c[k] = MADD8(p[2], l[3 * k + 2], MADD8(p[1], l[3 * k + 1], _mm256_mul_ps(p[0], l[3 * k])));
@@ -135,8 +150,10 @@ static inline __attribute__((always_inline)) void chain_two(const local_out *loc
 }
 #endif
 
-void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
-                               rune_mat4 *model)
+/* `clamp` is a constant where this is inlined: the unclamped copy has no
+ * tests in its loop */
+static inline __attribute__((always_inline)) void model_chain(const local_out *local, const int32_t *parent,
+                                                              size_t first, size_t n, bool clamp, rune_mat4 *model)
 {
     for (size_t i = 0; i < n;) {
         size_t j = first + i;
@@ -154,6 +171,15 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
         chain_one(local, i, p, clamp, model[j].m);
         i++;
     }
+}
+
+void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
+                               rune_mat4 *model)
+{
+    if (clamp)
+        model_chain(local, parent, first, n, true, model);
+    else
+        model_chain(local, parent, first, n, false, model);
 }
 #else
 static inline float clamp_element(float v)
@@ -193,6 +219,8 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
     const float *fx = in->fx, *fy = in->fy, *fz = in->fz, *fqx = in->fqx, *fqy = in->fqy, *fqz = in->fqz;
     const float *fqw = in->fqw, *tx = in->tx, *ty = in->ty, *tz = in->tz, *qx = in->qx, *qy = in->qy;
     const float *qz = in->qz, *qw = in->qw;
+    const float *r0 = in->frot[0], *r1 = in->frot[1], *r2 = in->frot[2], *r3 = in->frot[3], *r4 = in->frot[4];
+    const float *r5 = in->frot[5], *r6 = in->frot[6], *r7 = in->frot[7], *r8 = in->frot[8];
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float ax = fqx[i], ay = fqy[i], az = fqz[i], aw = fqw[i];
@@ -201,10 +229,10 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
         float n2 = rune_q_dot(p, p);
         bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
         rune_quat q = lane_q_normalize(ok ? p : rune_q(ax, ay, az, aw));
-        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(tx[i], ty[i], tz[i]));
-        out->m[0][i] = t.x + fx[i];
-        out->m[1][i] = t.y + fy[i];
-        out->m[2][i] = t.z + fz[i];
+        float a = tx[i], b = ty[i], c = tz[i];
+        out->m[0][i] = r0[i] * a + r3[i] * b + r6[i] * c + fx[i];
+        out->m[1][i] = r1[i] * a + r4[i] * b + r7[i] * c + fy[i];
+        out->m[2][i] = r2[i] * a + r5[i] * b + r8[i] * c + fz[i];
         out->m[3][i] = q.x, out->m[4][i] = q.y, out->m[5][i] = q.z, out->m[6][i] = q.w;
     }
 }

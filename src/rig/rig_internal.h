@@ -8,12 +8,16 @@
 
 /* Rest frames as channels (translation, rotation, scale), padded to
  * RUNE_POSE_LANES lanes with identity. Valid until the rig changes.
+ * `rot`: each frame rotation's 3x3 matrix, element (row r, column c) in
+ * rot[c * 3 + r], so the matrix kernel moves a pose's translation into
+ * the frame with 9 products instead of a quaternion rotation.
  * `scaled`: some joint's rest scale is not 1 1 1. */
 typedef struct rig_frame_lanes {
     const float *tx, *ty, *tz, *qx, *qy, *qz, *qw, *sx, *sy, *sz;
+    const float *rot[9];
     bool scaled;
 } rig_frame_lanes;
 
-rig_frame_lanes rune__rig_frame_lanes(const rune_rig *rig);
+void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *out);
 
 #endif

@@ -14,7 +14,7 @@ struct rune_rig {
     rune_xform *frame;
     rune_vec3 *scale; /* rest scale per joint (1 1 1 unless given) */
     size_t scaled;    /* joints whose rest scale is not 1 1 1 */
-    float *lanes; /* frames as 10 channels of lane_cap floats (rig_frame_lanes) */
+    float *lanes; /* frames as LANE_CHANNELS channels of lane_cap floats (rig_frame_lanes) */
     size_t lane_cap;
     uint32_t topology_revision;
     uint32_t frame_revision;
@@ -72,7 +72,9 @@ static void update_signature(rune_rig *rig)
     rig->signature = h;
 }
 
-enum { LANE_CHANNELS = 10 };
+/* translation 3, rotation 4, scale 3, rotation matrix 9 (from channel
+ * LANE_ROT) */
+enum { LANE_ROT = 10, LANE_CHANNELS = 19 };
 
 /* Joint j's frame into the channel arrays. */
 static void set_lanes(rune_rig *rig, size_t j)
@@ -84,6 +86,10 @@ static void set_lanes(rune_rig *rig, size_t j)
     l[3 * c + j] = f->r.x, l[4 * c + j] = f->r.y, l[5 * c + j] = f->r.z, l[6 * c + j] = f->r.w;
     const rune_vec3 *s = &rig->scale[j];
     l[7 * c + j] = s->x, l[8 * c + j] = s->y, l[9 * c + j] = s->z;
+    rune_mat4 m = rune_mat4_from_xform((rune_xform){{0, 0, 0}, f->r});
+    for (size_t col = 0; col < 3; col++)
+        for (size_t row = 0; row < 3; row++)
+            l[(LANE_ROT + col * 3 + row) * c + j] = m.m[col * 4 + row];
 }
 
 static bool unit_scale(rune_vec3 s) { return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f; }
@@ -111,8 +117,8 @@ static bool reserve(rune_rig *rig, size_t need)
         return false;
     }
     for (size_t i = 0; i < lane_cap; i++) /* padding lanes: identity */
-        for (int ch = 6; ch < LANE_CHANNELS; ch++)
-            lanes[ch * lane_cap + i] = 1.0f;
+        for (int ch = 6; ch < LANE_ROT + 9; ch++)
+            lanes[ch * lane_cap + i] = ch < LANE_ROT || (ch - LANE_ROT) % 4 == 0 ? 1.0f : 0.0f;
     rune__free(&rig->alloc, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
     rig->lanes = lanes;
     rig->lane_cap = lane_cap;
@@ -291,10 +297,14 @@ int32_t rune_rig_find(const rune_rig *rig, const char *name)
     return r >= 0 ? r : -1;
 }
 
-rig_frame_lanes rune__rig_frame_lanes(const rune_rig *rig)
+/* Field by field: a struct assembled and then copied out made the caller
+ * read it before its stores could forward (a stall a call) */
+void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *f)
 {
-    const float *l = rig->lanes;
-    size_t c = rig->lane_cap;
-    return (rig_frame_lanes){l,         l + c,     l + 2 * c, l + 3 * c, l + 4 * c,    l + 5 * c,
-                             l + 6 * c, l + 7 * c, l + 8 * c, l + 9 * c, rig->scaled > 0};
+    const float **const ch[10] = {&f->tx, &f->ty, &f->tz, &f->qx, &f->qy, &f->qz, &f->qw, &f->sx, &f->sy, &f->sz};
+    for (size_t e = 0; e < 10; e++)
+        *ch[e] = rig->lanes + e * rig->lane_cap;
+    for (size_t e = 0; e < 9; e++)
+        f->rot[e] = rig->lanes + (LANE_ROT + e) * rig->lane_cap;
+    f->scaled = rig->scaled > 0;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 typedef struct matrix_kernels {
-    void (*local)(const local_in *, local_out *, size_t);
+    void (*local)(const local_in *, local_out *, size_t, bool);
     void (*chain)(const local_out *, const int32_t *, size_t, size_t, bool, rune_mat4 *);
     void (*local_xforms)(const local_in *, local_out *, size_t);
     void (*xform_chain)(const local_out *, const int32_t *, size_t, size_t, rune_xform *);
@@ -27,7 +27,7 @@ static matrix_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd
 /* The kernel input of joints [first, first + lanes): the rig's frames and
  * the pose in place, or (joints the pose lacks: at rest) a copy in `rest`
  * with identity motion for them. */
-static local_in chunk_input(rig_frame_lanes f, const rune_pose *pose, size_t first, size_t lanes,
+static local_in chunk_input(const rig_frame_lanes *f, const rune_pose *pose, size_t first, size_t lanes,
                             rune_sample_chunk *rest)
 {
     const float *pose_ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
@@ -46,10 +46,14 @@ static local_in chunk_input(rig_frame_lanes f, const rune_pose *pose, size_t fir
         for (int c = 0; c < 10; c++)
             pose_ch[c] = to[c];
     }
-    return (local_in){f.tx + first, f.ty + first, f.tz + first, f.qx + first, f.qy + first,
-                      f.qz + first, f.qw + first, f.sx + first, f.sy + first, f.sz + first,
-                      pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
-                      pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9]};
+    local_in in = {f->tx + first, f->ty + first, f->tz + first, f->qx + first, f->qy + first,
+                   f->qz + first, f->qw + first, f->sx + first, f->sy + first, f->sz + first,
+                   pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
+                   pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9],
+                   {NULL}};
+    for (int e = 0; e < 9; e++)
+        in.frot[e] = f->rot[e] + first;
+    return in;
 }
 
 /* The hierarchy a chunk of joints at a time: local transforms from the
@@ -59,17 +63,19 @@ static void model_chunks(const rune_rig *rig, const rune_pose *pose, matrix_kern
                          rune_xform *xforms)
 {
     const int32_t *parent = rune_rig_parents(rig);
-    rig_frame_lanes f = rune__rig_frame_lanes(rig);
+    rig_frame_lanes f;
+    rune__rig_frame_lanes(rig, &f);
     size_t count = rune_rig_joint_count(rig);
     for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         rune_sample_chunk rest;
-        local_in in = chunk_input(f, pose, first, lanes, &rest);
+        local_in in = chunk_input(&f, pose, first, lanes, &rest);
         local_out local;
         if (matrices) {
-            k.local(&in, &local, lanes);
-            k.chain(&local, parent, first, n, pose->scaled || f.scaled, matrices);
+            bool scaled = pose->scaled || f.scaled;
+            k.local(&in, &local, lanes, scaled);
+            k.chain(&local, parent, first, n, scaled, matrices);
         } else {
             k.local_xforms(&in, &local, lanes);
             k.xform_chain(&local, parent, first, n, xforms);

@@ -59,7 +59,7 @@ static local_in chunk_input(const rig_frame_lanes *f, const rune_pose *pose, siz
 /* The hierarchy a chunk of joints at a time: local transforms from the
  * frames and the pose in place, then the chain into `matrices` or, when
  * it is NULL, into `xforms`. */
-static void model_chunks(const rune_rig *rig, const rune_pose *pose, matrix_kernels k, rune_mat4 *matrices,
+static void model_chunks(const rune_rig *rig, const rune_pose *pose, const matrix_kernels *k, rune_mat4 *matrices,
                          rune_xform *xforms)
 {
     const int32_t *parent = rune_rig_parents(rig);
@@ -74,18 +74,19 @@ static void model_chunks(const rune_rig *rig, const rune_pose *pose, matrix_kern
         local_out local;
         if (matrices) {
             bool scaled = pose->scaled || f.scaled;
-            k.local(&in, &local, lanes, scaled);
-            k.chain(&local, parent, first, n, scaled, matrices);
+            k->local(&in, &local, lanes, scaled);
+            k->chain(&local, parent, first, n, scaled, matrices);
         } else {
-            k.local_xforms(&in, &local, lanes);
-            k.xform_chain(&local, parent, first, n, xforms);
+            k->local_xforms(&in, &local, lanes);
+            k->xform_chain(&local, parent, first, n, xforms);
         }
     }
 }
 
 void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
 {
-    model_chunks(rig, pose, kernels_for(level), out, NULL);
+    matrix_kernels k = kernels_for(level);
+    model_chunks(rig, pose, &k, out, NULL);
 }
 
 void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
@@ -95,7 +96,8 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
 
 void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
 {
-    model_chunks(rig, pose, kernels_for(RUNE_SIMD_AUTO), NULL, out);
+    matrix_kernels k = kernels_for(RUNE_SIMD_AUTO);
+    model_chunks(rig, pose, &k, NULL, out);
 }
 
 void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t n, rune_mat4 *out)

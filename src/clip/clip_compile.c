@@ -218,13 +218,14 @@ rune_marker rune__clip_marker(const rune_clip *c, const rune_marker_desc *d, con
     return m;
 }
 
-/* Segment k: key k and the way to key `next` (k itself when holding). The
+/* Segment at position `pos`: key k and the way to key `next` (k itself
+ * when holding). The
  * rotation tangent is computed in double: v = theta n / |n| with
  * n = q1 - (q . q1) q, the part of the sign-aligned next key orthogonal to
  * q, and theta = atan2(|n|, q . q1), accurate for small angles too. */
-static void fill_segment(rune_clip *c, size_t k, size_t next)
+static void fill_segment(rune_clip *c, size_t pos, size_t k, size_t next)
 {
-    clip_segment *s = &c->segments[k];
+    clip_segment *s = &c->segments[pos];
     rune_vec3 a = c->key_t[k], b = c->key_t[next];
     s->x = a.x, s->y = a.y, s->z = a.z;
     s->dx = b.x - a.x, s->dy = b.y - a.y, s->dz = b.z - a.z;
@@ -239,31 +240,49 @@ static void fill_segment(rune_clip *c, size_t k, size_t next)
     double scale = len > 0.0 ? atan2(len, d) / len : 0.0;
     s->q = p;
     s->v = rune_q((float)(n[0] * scale), (float)(n[1] * scale), (float)(n[2] * scale), (float)(n[3] * scale));
-    clip_segment_cover *cv = &c->covers[k];
+    clip_segment_cover *cv = &c->covers[pos];
     cv->w = c->key_weight[k], cv->dw = c->key_weight[next] - c->key_weight[k];
     cv->m = c->key_mask[k], cv->dm = c->key_mask[next] - c->key_mask[k];
     if (c->scales) {
         rune_vec3 sa = c->key_s[k], sb = c->key_s[next];
-        c->scales[k] = (clip_scale_segment){sa.x, sa.y, sa.z, sb.x - sa.x, sb.y - sa.y, sb.z - sa.z};
+        c->scales[pos] = (clip_scale_segment){sa.x, sa.y, sa.z, sb.x - sa.x, sb.y - sa.y, sb.z - sa.z};
     }
-    c->key_fast[k] = next == k || c->key_style[next] == RUNE_EASE_LINEAR;
-    c->any_eased |= !c->key_fast[k];
+    c->key_fast[pos] = next == k || c->key_style[next] == RUNE_EASE_LINEAR;
+    c->any_eased |= !c->key_fast[pos];
 }
 
-/* The batch sampler's per-key data, and the null key (the block is zeroed:
- * time, translation, weight and mask are already 0). */
+/* Whether every track has its keys at the same times as the first. */
+static bool keys_aligned(const rune_clip *c)
+{
+    const clip_track *t0 = &c->tracks[0];
+    for (size_t t = 1; t < c->track_count; t++) {
+        const clip_track *tr = &c->tracks[t];
+        if (tr->key_count != t0->key_count ||
+            memcmp(&c->key_time[tr->first_key], &c->key_time[t0->first_key], t0->key_count * sizeof(float)) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The batch sampler's per-key data in its order (see rune_clip), and the
+ * null key (the block is zeroed: time, translation, weight and mask are
+ * already 0). */
 static void prepare_segments(rune_clip *c)
 {
+    bool time_major = c->track_count > 1 && keys_aligned(c);
+    c->seg_stride = time_major ? (uint32_t)c->track_count : 1;
     for (size_t t = 0; t < c->track_count; t++) {
-        size_t first = c->tracks[t].first_key, last = first + c->tracks[t].key_count - 1;
+        clip_track *tr = &c->tracks[t];
+        tr->first_seg = time_major ? (uint32_t)t : tr->first_key;
+        size_t first = tr->first_key, last = first + tr->key_count - 1;
         for (size_t k = first; k <= last; k++)
-            fill_segment(c, k, k < last ? k + 1 : k);
+            fill_segment(c, tr->first_seg + (k - first) * c->seg_stride, k, k < last ? k + 1 : k);
     }
     for (size_t k = c->key_count; k < c->key_count + CLIP_NULL_KEYS; k++) {
         c->key_r[k] = rune_q_identity();
         if (c->key_s)
             c->key_s[k] = rune_v3(1.0f, 1.0f, 1.0f);
-        fill_segment(c, k, k);
+        fill_segment(c, k, k, k);
         c->segments[k].time = -INFINITY;
     }
 }

@@ -53,6 +53,7 @@ typedef struct clip_track {
     const char *part;
     uint32_t first_key; /* index into the key arrays */
     uint32_t key_count;
+    uint32_t first_seg; /* position of key 0's segment (see rune_clip.seg_stride) */
 } clip_track;
 
 struct rune_clip {
@@ -78,9 +79,15 @@ struct rune_clip {
     uint8_t *key_style;
     uint8_t *key_dir;
     rune_vec3 *key_s; /* NULL when every key's scale is 1 1 1 */
-    /* per key k, for the batch sampler: segment k (see clip_segment) and
-     * its weights, and whether the key after k is linear (else the exact
-     * sampler, which knows the easing curves, takes that lane) */
+    /* per key, for the batch sampler: its segment (see clip_segment) and
+     * its weights, and whether the key after it is linear (else the exact
+     * sampler, which knows the easing curves, takes that lane). Key j of
+     * track tr sits at position tracks[tr].first_seg + j * seg_stride:
+     * when every track has keys at the same times (mocap, baked clips),
+     * time-major (first_seg = tr, stride = track_count), so the segments
+     * one frame reads lie side by side; otherwise as the keys (first_seg =
+     * first_key, stride 1). The null keys sit at key_count either way. */
+    uint32_t seg_stride;
     clip_segment *segments;
     clip_segment_cover *covers;
     clip_scale_segment *scales; /* NULL without key_s */

@@ -16,7 +16,7 @@
 
 typedef void (*kernel_fn)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float,
                           const sample_dest *, size_t);
-typedef size_t (*advance_fn)(const clip_segment *, uint32_t *, size_t, float, float *, float *, uint8_t *);
+typedef size_t (*advance_fn)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
 
 struct rune_sample_cache {
     rune_allocator alloc;
@@ -32,7 +32,7 @@ struct rune_sample_cache {
     size_t seeks;
     size_t block_size;
     pack_cursor pack; /* a packed clip's cursor (its tables after bad[]) */
-    uint32_t key[]; /* per lane: the key (absolute index) whose segment it is on */
+    uint32_t key[]; /* per lane: the position of the segment it is on (see rune_clip.seg_stride) */
 };
 
 bool rune_simd_supported(rune_simd_level level)
@@ -133,17 +133,18 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
 {
     const float *times = &c->clip->key_time[tr->first_key];
     size_t n = tr->key_count;
+    uint32_t stride = c->clip->seg_stride;
     if (n == 1) {
-        c->key[i] = tr->first_key;
+        c->key[i] = tr->first_seg;
         return;
     }
     if (!(t >= times[0])) { /* before the first key (or NaN) */
-        c->key[i] = tr->first_key;
+        c->key[i] = tr->first_seg;
         *hi = times[0] < *hi ? times[0] : *hi;
         return;
     }
     if (t >= times[n - 1]) {
-        c->key[i] = tr->first_key + (uint32_t)(n - 1);
+        c->key[i] = tr->first_seg + (uint32_t)(n - 1) * stride;
         *lo = times[n - 1] > *lo ? times[n - 1] : *lo;
         return;
     }
@@ -157,7 +158,7 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
             b = mid;
     }
     c->seeks++;
-    c->key[i] = tr->first_key + (uint32_t)a;
+    c->key[i] = tr->first_seg + (uint32_t)a * stride;
     *lo = times[a] > *lo ? times[a] : *lo;
     *hi = times[b] < *hi ? times[b] : *hi;
 }
@@ -169,24 +170,26 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
 /* Re-locates every lane for t and recomputes the shared window. Playback
  * moves a lane a few segments forward (or back, playing backwards), which
  * the segments' own times confirm without knowing the track: a finite end
- * means the next segment is the same track's, and a segment whose end is
- * the next one's start is its predecessor. Anything else locates. */
+ * means the next segment (a stride on) is the same track's, and a segment
+ * whose end is the next one's start is its predecessor. Anything else
+ * locates. */
 static void refill(rune_sample_cache *c, float t)
 {
     const clip_segment *seg = c->clip->segments;
+    uint32_t stride = c->clip->seg_stride;
     float lo, hi;
     /* every lane one step at most, in the kernel's own instruction set;
      * the rest (a seek, playing backwards, a long dt) lane by lane */
-    size_t bad = c->advance(seg, c->key, c->lanes, t, &lo, &hi, c->bad);
+    size_t bad = c->advance(seg, stride, c->key, c->lanes, t, &lo, &hi, c->bad);
     for (size_t i = 0; bad && i < c->lanes; i++) {
         if (!c->bad[i])
             continue;
         bad--;
         uint32_t k = c->key[i];
         for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
-            k++;
-        for (int s = 0; s < MAX_STEPS && t < seg[k].time && k > 0 && seg[k - 1].end == seg[k].time; s++)
-            k--;
+            k += stride;
+        for (int s = 0; s < MAX_STEPS && t < seg[k].time && k >= stride && seg[k - stride].end == seg[k].time; s++)
+            k -= stride;
         if (t >= seg[k].time && t < seg[k].end) {
             c->key[i] = k;
             lo = seg[k].time > lo ? seg[k].time : lo;
@@ -211,7 +214,7 @@ void rune_sample_cache_reset(rune_sample_cache *c)
         /* a lane with a track starts on its first key and is located by the
          * next sample; the others stay on the null key, valid at all times */
         int32_t tr = i < c->lanes ? track_of(c, i) : -1;
-        c->key[i] = tr >= 0 ? c->clip->tracks[tr].first_key : (uint32_t)c->clip->key_count;
+        c->key[i] = tr >= 0 ? c->clip->tracks[tr].first_seg : (uint32_t)c->clip->key_count;
     }
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;

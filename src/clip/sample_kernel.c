@@ -159,11 +159,11 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
 }
 
 /* One lane of rune__sample_advance; true when it holds t. */
-static inline bool advance_lane(const float *f, uint32_t *key, float t, float *lo, float *hi)
+static inline bool advance_lane(const float *f, int32_t stride, uint32_t *key, float t, float *lo, float *hi)
 {
     /* 32-bit offsets (clips hold fewer than 2^27 keys) */
     int32_t k = (int32_t)*key;
-    int32_t k1 = k + (t >= f[16 * k + 7] ? 1 : 0);
+    int32_t k1 = k + (t >= f[16 * k + 7] ? stride : 0);
     float start = f[16 * k1 + 6], end = f[16 * k1 + 7];
     if (!(t >= start && t < end))
         return false;
@@ -173,8 +173,8 @@ static inline bool advance_lane(const float *f, uint32_t *key, float t, float *l
     return true;
 }
 
-size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t *key, size_t n, float t, float *lo_out,
-                                    float *hi_out, uint8_t *bad)
+size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t stride, uint32_t *key, size_t n, float t,
+                                    float *lo_out, float *hi_out, uint8_t *bad)
 {
     /* a segment is 16 floats: its time at 6, its end at 7 (clip_segment) */
     const float *f = &segments->x;
@@ -184,7 +184,7 @@ size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t *key,
      * reads into gathers where the instruction set has them */
 #pragma omp simd reduction(max : lo) reduction(min : hi) reduction(+ : nbad)
     for (size_t j = 0; j < n; j++) {
-        bool ok = advance_lane(f, &key[j], t, &lo, &hi);
+        bool ok = advance_lane(f, (int32_t)stride, &key[j], t, &lo, &hi);
         bad[j] = (uint8_t)!ok;
         nbad += !ok;
     }

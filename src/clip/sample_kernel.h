@@ -17,12 +17,13 @@ KERNEL_DECLARE(void, rune__sample_kernel,
                 const sample_dest *out, size_t n));
 
 /* The cursors' common move, branch-free over lanes [0, n): a lane whose
- * segment ended by t steps one segment on (a finite end means the next
- * segment is the same track's); bad[i] is set for a lane whose segment
+ * segment ended by t steps one key on, `stride` positions (a finite end
+ * means the track has a next key); bad[i] is set for a lane whose segment
  * (after that step) does not hold t -- a seek, a step back, a jump of
  * more than one key -- which the caller locates. *lo / *hi receive the
  * window [max start, min end) of the good lanes. Returns how many are bad. */
 KERNEL_DECLARE(size_t, rune__sample_advance,
-               (const clip_segment *segments, uint32_t *key, size_t n, float t, float *lo, float *hi, uint8_t *bad));
+               (const clip_segment *segments, uint32_t stride, uint32_t *key, size_t n, float t, float *lo, float *hi,
+                uint8_t *bad));
 
 #endif

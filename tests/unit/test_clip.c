@@ -12,6 +12,7 @@
 #include "counting_alloc.h"
 #include "test_levels.h"
 #include "test_random.h"
+#include "../../src/clip/clip_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 
@@ -298,13 +299,19 @@ static void test_compile_allocation_failures(void **state)
 /* A clip of 37 tracks (not a multiple of the lane count) with 30 Hz keys
  * over 2 s, pseudo-random rotations (some more than 90 degrees apart), some
  * eased keys, weights and masks. */
-/* 37 tracks of 61 random keys at 30 Hz; with `scaled`, every third track
- * also has random scale keys */
-static rune_clip *random_clip(bool scaled)
+/* 37 tracks of 61 random keys at 30 Hz; with RANDOM_SCALED, every third
+ * track also has random scale keys; with RANDOM_STAGGERED, track J0 has one
+ * more key (at 1/60 s), so the tracks' keys are not at the same times and
+ * the batch sampler's segments are stored track by track, not time-major
+ * (rune_clip.seg_stride) */
+enum { RANDOM_SCALED = 1, RANDOM_STAGGERED = 2 };
+
+static rune_clip *random_clip(int flags)
 {
     enum { TRACKS = 37, KEYS = 61 };
-    static rune_key_pose_desc poses[KEYS][TRACKS];
-    static rune_keyframe_desc kf[KEYS];
+    bool scaled = flags & RANDOM_SCALED;
+    static rune_key_pose_desc poses[KEYS][TRACKS], extra;
+    static rune_keyframe_desc kf[KEYS + 1];
     static char names[TRACKS][8];
     uint32_t seed = 12345;
     for (int k = 0; k < KEYS; k++) {
@@ -333,18 +340,22 @@ static rune_clip *random_clip(bool scaled)
         }
         kf[k] = (rune_keyframe_desc){(float)k / 30.0f, poses[k], TRACKS};
     }
-    rune_sequence_desc d = {"random", 0, true, 0, kf, KEYS, NULL, 0};
+    extra = pose("", names[0], 0.5f);
+    kf[KEYS] = (rune_keyframe_desc){1.0f / 60.0f, &extra, 1};
+    bool staggered = flags & RANDOM_STAGGERED;
+    rune_sequence_desc d = {"random", 0, true, 0, kf, staggered ? KEYS + 1 : KEYS, NULL, 0};
     rune_clip *c;
     assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    assert_int_equal(c->seg_stride, staggered ? 1 : TRACKS);
     return c;
 }
 
 static void test_sample_cache_matches_sampler(void **state)
 {
     (void)state;
-    for (int scaled = 0; scaled < 2; scaled++) {
-    rune_clip *clip = random_clip(scaled);
-    assert_true(rune_clip_has_scale(clip) == (scaled != 0));
+    for (int flags = 0; flags < 4; flags++) {
+    rune_clip *clip = random_clip(flags);
+    assert_true(rune_clip_has_scale(clip) == ((flags & RANDOM_SCALED) != 0));
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t count = test_levels(levels);
     for (size_t l = 0; l < count; l++) {
@@ -428,7 +439,8 @@ static void test_scale_keys(void **state)
 static void test_sample_cache_cursors(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(false);
+    for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
+    rune_clip *clip = random_clip(flags);
     rune_sample_cache *cache;
     assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
     /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
@@ -451,6 +463,7 @@ static void test_sample_cache_cursors(void **state)
     assert_memory_equal(s.qw, again.qw, lanes * sizeof *s.qw);
     rune_sample_cache_destroy(cache);
     rune_clip_destroy(clip);
+    }
 }
 
 /* Worst difference between two chunks over lanes [0, n). */
@@ -474,7 +487,7 @@ static float chunk_difference(const rune_sample_chunk *a, const rune_sample_chun
 static void test_sample_levels_agree(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(false);
+    rune_clip *clip = random_clip(0);
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t count = test_levels(levels);
     rune_sample_cache *cache[RUNE_SIMD_LEVEL_COUNT];
@@ -504,7 +517,7 @@ static void test_sample_levels_agree(void **state)
 static void test_sample_cache_lanes(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(false); /* 37 tracks */
+    rune_clip *clip = random_clip(0); /* 37 tracks */
     enum { LANES = 45 };
     int32_t map[LANES];
     for (int i = 0; i < LANES; i++)
@@ -548,7 +561,8 @@ static void test_sample_cache_lanes(void **state)
 static void test_sample_cache_steps(void **state)
 {
     (void)state;
-    rune_clip *clip = random_clip(false); /* keys every 1/30 s over 2 s */
+    for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
+    rune_clip *clip = random_clip(flags); /* keys every 1/30 s over 2 s */
     rune_sample_cache *cache;
     assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
     rune_sample_chunk s;
@@ -561,6 +575,7 @@ static void test_sample_cache_steps(void **state)
     assert_int_equal(rune_sample_cache_seeks(cache), seeks);
     rune_sample_cache_destroy(cache);
     rune_clip_destroy(clip);
+    }
 }
 
 int main(void)

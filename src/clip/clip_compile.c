@@ -4,6 +4,7 @@
 #include "clip_packed.h"
 #include "../base/alloc.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,9 @@ static bool keys_aligned(const rune_clip *c)
 static void prepare_segments(rune_clip *c)
 {
     bool time_major = c->track_count > 1 && keys_aligned(c);
+    c->plain_covers = true;
+    for (size_t k = 0; k < c->key_count && c->plain_covers; k++)
+        c->plain_covers = c->key_weight[k] == 1.0f && c->key_mask[k] == 0.0f && !signbit(c->key_mask[k]);
     c->seg_stride = time_major ? (uint32_t)c->track_count : 1;
     for (size_t t = 0; t < c->track_count; t++) {
         clip_track *tr = &c->tracks[t];

@@ -93,6 +93,7 @@ struct rune_clip {
     clip_scale_segment *scales; /* NULL without key_s */
     uint8_t *key_fast;
     bool any_eased; /* some key_fast is 0: most clips have none to look up */
+    bool plain_covers; /* every key has weight 1 and mask 0: the kernel need not read covers */
     size_t marker_count;
     rune_marker *markers;
     /* a compressed clip (clip_packed.h): tracks, names and markers as

@@ -315,7 +315,7 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     /* lanes are padded to KERNEL_LANES (padding sits on the null key),
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
-    c->kernel(c->clip->segments, c->clip->covers, &c->key[first], t, o, lanes);
+    c->kernel(c->clip->segments, c->clip->plain_covers ? NULL : c->clip->covers, &c->key[first], t, o, lanes);
     bool scaled = c->clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
     if (scaled)
         sample_scale(c->clip, &c->key[first], t, o, lanes);

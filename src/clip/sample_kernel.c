@@ -63,6 +63,8 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
         }
         transpose8(ra, a, i);
         transpose8(rb, b, i);
+        if (!cov)
+            continue;
         /* covers: lanes l and l + 4 share a register, one 4x4 transpose */
         __m256 rc[4];
         for (int l = 0; l < 4; l++)
@@ -94,15 +96,15 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
                                {g->qx, g->qy, g->qz, g->qw}, {g->vx, g->vy, g->vz, g->vw},
                                {g->w, g->dw, g->m, g->dm}};
     for (size_t i = 0; i < n; i += 4) {
-        const float *s[4], *c[4];
-        for (int l = 0; l < 4; l++) {
+        const float *s[4];
+        for (int l = 0; l < 4; l++)
             s[l] = &seg[key[i + l]].x;
-            c[l] = &cov[key[i + l]].w;
-        }
         for (int part = 0; part < 4; part++)
             transpose4(_mm_loadu_ps(s[0] + 4 * part), _mm_loadu_ps(s[1] + 4 * part), _mm_loadu_ps(s[2] + 4 * part),
                        _mm_loadu_ps(s[3] + 4 * part), cols[part], i);
-        transpose4(_mm_loadu_ps(c[0]), _mm_loadu_ps(c[1]), _mm_loadu_ps(c[2]), _mm_loadu_ps(c[3]), cols[4], i);
+        if (cov)
+            transpose4(_mm_loadu_ps(&cov[key[i]].w), _mm_loadu_ps(&cov[key[i + 1]].w), _mm_loadu_ps(&cov[key[i + 2]].w),
+                       _mm_loadu_ps(&cov[key[i + 3]].w), cols[4], i);
     }
 }
 #else
@@ -111,13 +113,15 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 {
     for (size_t i = 0; i < n; i++) {
         const clip_segment *s = &seg[key[i]];
-        const clip_segment_cover *c = &cov[key[i]];
         g->x[i] = s->x, g->y[i] = s->y, g->z[i] = s->z;
         g->dx[i] = s->dx, g->dy[i] = s->dy, g->dz[i] = s->dz;
         g->time[i] = s->time, g->end[i] = s->end;
         g->qx[i] = s->q.x, g->qy[i] = s->q.y, g->qz[i] = s->q.z, g->qw[i] = s->q.w;
         g->vx[i] = s->v.x, g->vy[i] = s->v.y, g->vz[i] = s->v.z, g->vw[i] = s->v.w;
-        g->w[i] = c->w, g->dw[i] = c->dw, g->m[i] = c->m, g->dm[i] = c->dm;
+        if (cov) {
+            const clip_segment_cover *c = &cov[key[i]];
+            g->w[i] = c->w, g->dw[i] = c->dw, g->m[i] = c->m, g->dm[i] = c->dm;
+        }
     }
 }
 #endif
@@ -130,6 +134,11 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
     float *restrict mask = out->mask, *restrict coverage = out->coverage;
     _Alignas(32) gathered g;
     gather(segments, covers, key, n, &g);
+    if (!covers) /* plain covers: weight 1 and mask 0 on every key; the null key's weight is 0 */
+        for (size_t i = 0; i < n; i++) {
+            g.w[i] = g.time[i] > -INFINITY ? 1.0f : 0.0f;
+            g.dw[i] = g.m[i] = g.dm[i] = 0.0f;
+        }
     /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
      * independent, which its cost model would not otherwise assume */
 #pragma omp simd

@@ -8,7 +8,8 @@
 #include "../math/kernel_isa.h"
 
 /* Samples lanes [0, n) (n a multiple of KERNEL_LANES) at clip time t:
- * lane i evaluates segment key[i] (and its cover) at
+ * lane i evaluates segment key[i] (and its cover; `covers` NULL: every
+ * key's weight is 1 and mask 0, the null key's weight 0) at
  * u = clamp((t - time) / (end - time), 0, 1): translation, weight and mask
  * linearly, rotation by slerp (see clip_segment), and coverage. Eased keys
  * are the caller's to fix up. */

@@ -220,8 +220,7 @@ rune_marker rune__clip_marker(const rune_clip *c, const rune_marker_desc *d, con
 }
 
 /* Segment at position `pos`: key k and the way to key `next` (k itself
- * when holding). The
- * rotation tangent is computed in double: v = theta n / |n| with
+ * when holding). The rotation tangent is computed in double: v = theta n / |n| with
  * n = q1 - (q . q1) q, the part of the sign-aligned next key orthogonal to
  * q, and theta = atan2(|n|, q . q1), accurate for small angles too. */
 static void fill_segment(rune_clip *c, size_t pos, size_t k, size_t next)

@@ -47,6 +47,25 @@ expect 2 "bench --simd unknown" -- "$rune" bench --simd sse9
 expect 2 "bench --workers junk" -- "$rune" bench --workers 2x
 expect 2 "bench unknown option" -- "$rune" bench --fast
 
+# every command parses its arguments alike (tools/rune/cli.c,
+# cli_parse_args): an unknown option, an option missing its value, a
+# second positional argument or none are usage errors, one line each
+for c in eval info render inspect import; do
+  expect 2 "$c unknown option" -- "$rune" "$c" "$scn" --bogus
+  grep -q "^rune $c: unknown option \"--bogus\"" "$work/err" || fail "$c --bogus: $(cat "$work/err")"
+  expect 2 "$c two files" -- "$rune" "$c" "$scn" "$scn" -o "$work/never.html"
+  grep -q "more than one" "$work/err" || fail "$c two files: $(cat "$work/err")"
+  expect 2 "$c no file" -- "$rune" "$c"
+  grep -q "^rune $c: missing" "$work/err" || fail "$c no file: $(cat "$work/err")"
+done
+for c in eval render inspect; do
+  expect 2 "$c --frames without a value" -- "$rune" "$c" "$scn" --frames
+  grep -q "^rune $c: --frames needs a value" "$work/err" || fail "$c --frames: $(cat "$work/err")"
+done
+expect 2 "render --snapshots junk" -- "$rune" render "$scn" -o "$work/never.png" --snapshots 3x
+expect 2 "import from stdin" -- "$rune" import - -o "$work"
+[ ! -e "$work/never.png" ] && [ ! -e "$work/never.html" ] || fail "a refused command wrote its output"
+
 # stdin, and the same output as from the file
 "$rune" eval "$scn" >"$work/from_file.json" || fail "eval FILE failed"
 expect 0 "eval -" -- sh -c "'$rune' eval - <'$scn'"

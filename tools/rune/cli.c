@@ -207,6 +207,48 @@ bool cli_wants_help(int argc, char **argv)
     return false;
 }
 
+static const cli_option *find_option(const cli_option *options, const char *name)
+{
+    for (; options->name; options++)
+        if (strcmp(options->name, name) == 0)
+            return options;
+    return NULL;
+}
+
+int cli_parse_args(const char *cmd, const char *what, bool dash_ok, int argc, char **argv, const cli_option *options,
+                   const char **file)
+{
+    *file = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const cli_option *o = find_option(options, a);
+        if (o && o->value) {
+            if (i + 1 == argc) {
+                cli_error("rune %s: %s needs a value (see rune %s --help)", cmd, a, cmd);
+                return EXIT_INPUT;
+            }
+            *o->value = argv[++i];
+        } else if (o) {
+            *o->flag = true;
+        } else if (strcmp(a, "--quiet") == 0) {
+            cli_quiet = true;
+        } else if (a[0] == '-' && !(dash_ok && a[1] == '\0')) {
+            cli_error("rune %s: unknown option \"%s\" (see rune %s --help)", cmd, a, cmd);
+            return EXIT_INPUT;
+        } else if (*file) {
+            cli_error("rune %s: more than one %s given: \"%s\" and \"%s\"", cmd, what, *file, a);
+            return EXIT_INPUT;
+        } else {
+            *file = a;
+        }
+    }
+    if (!*file) {
+        cli_error("rune %s: missing %s (see rune %s --help)", cmd, what, cmd);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
 rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc)
 {
     size_t size;

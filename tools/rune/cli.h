@@ -94,4 +94,20 @@ void cli_progress_done(void);
 /* "--help" or "-h" among the arguments. */
 bool cli_wants_help(int argc, char **argv);
 
+/* One option of a subcommand: a flag sets *flag; an option with a value
+ * stores the argument after it in *value (checked by the command). */
+typedef struct cli_option {
+    const char *name;
+    bool *flag;
+    const char **value;
+} cli_option;
+
+/* A subcommand's arguments: the `options` (ended by a NULL name), --quiet
+ * (every command), and one positional argument into *file ("-" included
+ * when `dash_ok`: stdin). An unknown option, an option without its value,
+ * a second positional argument or none print one line ("rune CMD: ... (see
+ * rune CMD --help)", the positional named `what`) and return EXIT_INPUT. */
+int cli_parse_args(const char *cmd, const char *what, bool dash_ok, int argc, char **argv, const cli_option *options,
+                   const char **file);
+
 #endif

@@ -181,32 +181,13 @@ static int parse_args(int argc, char **argv, eval_opts *o)
 {
     o->first = 0;
     o->last = RUNE_SCENARIO_MAX_FRAMES + 1L;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            if (cli_parse_frames(argv[++i], &o->first, &o->last))
-                return EXIT_INPUT;
-        } else if (strcmp(argv[i], "--joints") == 0 && i + 1 < argc) {
-            o->joints = argv[++i];
-        } else if (strcmp(argv[i], "--strict") == 0) {
-            o->strict = true;
-        } else if (strcmp(argv[i], "--model") == 0) {
-            o->model = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            cli_quiet = true;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("rune eval: unknown option \"%s\" (see rune eval --help)", argv[i]);
-            return EXIT_INPUT;
-        } else if (!o->file) {
-            o->file = argv[i];
-        } else {
-            cli_error("rune eval: more than one FILE given");
-            return EXIT_INPUT;
-        }
-    }
-    if (!o->file) {
-        cli_error("rune eval: missing FILE (see rune eval --help)");
+    const char *frames = NULL;
+    const cli_option options[] = {{"--frames", NULL, &frames},   {"--joints", NULL, &o->joints},
+                                  {"--strict", &o->strict, NULL}, {"--model", &o->model, NULL},
+                                  {NULL, NULL, NULL}};
+    if (cli_parse_args("eval", "FILE", true, argc, argv, options, &o->file) ||
+        (frames && cli_parse_frames(frames, &o->first, &o->last)))
         return EXIT_INPUT;
-    }
     return EXIT_OK;
 }
 

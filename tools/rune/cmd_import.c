@@ -104,39 +104,26 @@ int cmd_import(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *asset = NULL, *dir = NULL;
+    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL;
     bool force = false, json = false, allow_empty = false;
     storing how = {false, {0.0f, 0.0f}, 0};
-    for (int i = 0; i < argc; i++) {
-        bool precision = strcmp(argv[i], "--precision") == 0, shell = strcmp(argv[i], "--shell") == 0;
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if ((precision || shell) && i + 1 < argc) {
-            if (!parse_length(argv[++i], precision ? &how.settings.precision : &how.settings.shell)) {
-                cli_error("rune import: %s \"%s\": not a positive number", argv[i - 1], argv[i]);
-                return EXIT_INPUT;
-            }
-        } else if (strcmp(argv[i], "--lossless") == 0)
-            how.lossless = true;
-        else if (strcmp(argv[i], "--force") == 0)
-            force = true;
-        else if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--allow-empty") == 0)
-            allow_empty = true;
-        else if (strcmp(argv[i], "--quiet") == 0)
-            cli_quiet = true;
-        else if (!asset && argv[i][0] != '-')
-            asset = argv[i];
-        else {
-            cli_error("rune import: unexpected argument \"%s\" (see rune import --help)", argv[i]);
-            return EXIT_INPUT;
-        }
-    }
-    if (!asset || !dir) {
-        cli_error("rune import: missing %s (see rune import --help)", !asset ? "ASSET" : "-o DIR");
+    const cli_option options[] = {{"-o", NULL, &dir},                   {"--precision", NULL, &precision},
+                                  {"--shell", NULL, &shell},            {"--lossless", &how.lossless, NULL},
+                                  {"--force", &force, NULL},            {"--json", &json, NULL},
+                                  {"--allow-empty", &allow_empty, NULL}, {NULL, NULL, NULL}};
+    if (cli_parse_args("import", "ASSET", false, argc, argv, options, &asset))
+        return EXIT_INPUT;
+    if (!dir) {
+        cli_error("rune import: missing -o DIR (see rune import --help)");
         return EXIT_INPUT;
     }
+    const char *const lengths[2] = {precision, shell}, *const names[2] = {"--precision", "--shell"};
+    float *const into[2] = {&how.settings.precision, &how.settings.shell};
+    for (int k = 0; k < 2; k++)
+        if (lengths[k] && !parse_length(lengths[k], into[k])) {
+            cli_error("rune import: %s \"%s\": not a positive number", names[k], lengths[k]);
+            return EXIT_INPUT;
+        }
     rune_error err = {0};
     rune_import *imp;
     cli_progress("rune import: reading the asset", 0, 0);

@@ -197,21 +197,10 @@ int cmd_info(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *file = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--quiet") == 0) {
-            cli_quiet = true;
-        } else if (!file && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
-            file = argv[i];
-        } else {
-            cli_error("rune info: unexpected argument \"%s\" (see rune info --help)", argv[i]);
-            return EXIT_INPUT;
-        }
-    }
-    if (!file) {
-        cli_error("rune info: missing FILE (see rune info --help)");
+    const char *file;
+    const cli_option options[] = {{NULL, NULL, NULL}};
+    if (cli_parse_args("info", "FILE", true, argc, argv, options, &file))
         return EXIT_INPUT;
-    }
     char msg[1024];
     size_t size = 0;
     char *data = cli_read_input(file, &size, msg, sizeof msg);

@@ -165,31 +165,17 @@ int cmd_inspect(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *file = NULL, *out = NULL;
+    const char *file, *out = NULL, *frames = NULL;
     long first = 0, last = RUNE_SCENARIO_MAX_FRAMES + 1L;
     bool force = false, strict = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            if (cli_parse_frames(argv[++i], &first, &last))
-                return EXIT_INPUT;
-        } else if (strcmp(argv[i], "--force") == 0)
-            force = true;
-        else if (strcmp(argv[i], "--strict") == 0)
-            strict = true;
-        else if (strcmp(argv[i], "--quiet") == 0)
-            cli_quiet = true;
-        else if (!file && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0))
-            file = argv[i];
-        else {
-            cli_error("rune inspect: unexpected argument \"%s\" (see rune inspect --help)", argv[i]);
-            return EXIT_INPUT;
-        }
-    }
-    if (!file || !out || !cli_has_suffix(out, ".html")) {
-        cli_error("rune inspect: %s (see rune inspect --help)",
-                  !file ? "missing FILE" : !out ? "missing -o OUT.html" : "-o takes a .html file");
+    const cli_option options[] = {{"-o", NULL, &out},         {"--frames", NULL, &frames},
+                                  {"--force", &force, NULL},  {"--strict", &strict, NULL},
+                                  {NULL, NULL, NULL}};
+    if (cli_parse_args("inspect", "FILE", true, argc, argv, options, &file) ||
+        (frames && cli_parse_frames(frames, &first, &last)))
+        return EXIT_INPUT;
+    if (!out || !cli_has_suffix(out, ".html")) {
+        cli_error("rune inspect: %s (see rune inspect --help)", !out ? "missing -o OUT.html" : "-o takes a .html file");
         return EXIT_INPUT;
     }
     char msg[512] = "";

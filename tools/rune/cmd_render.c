@@ -81,44 +81,28 @@ int cmd_render(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *file = NULL, *out = NULL, *joints = NULL, *panels = NULL;
+    const char *file, *out = NULL, *joints = NULL, *panels = NULL, *frames = NULL, *snapshots = NULL, *size = NULL;
     sheet_opts opts = {{false}, 1600, 0, 6, {0}, 0};
     long first = 0, last = RUNE_SCENARIO_MAX_FRAMES + 1L;
     bool force = false, strict = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--snapshots") == 0 && i + 1 < argc)
-            opts.snapshots = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--panels") == 0 && i + 1 < argc)
-            panels = argv[++i];
-        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            if (cli_parse_frames(argv[++i], &first, &last))
-                return EXIT_INPUT;
-        } else if (strcmp(argv[i], "--joints") == 0 && i + 1 < argc)
-            joints = argv[++i];
-        else if (strcmp(argv[i], "--force") == 0)
-            force = true;
-        else if (strcmp(argv[i], "--strict") == 0)
-            strict = true;
-        else if (strcmp(argv[i], "--quiet") == 0)
-            cli_quiet = true;
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            if (sscanf(argv[++i], "%dx%d", &opts.width, &opts.height) != 2 || opts.width < 400 || opts.height < 200 ||
-                opts.width > 16384 || opts.height > 16384) {
-                cli_error("rune render: --size %s: expected WxH, W 400..16384, H 200..16384", argv[i]);
-                return EXIT_INPUT;
-            }
-        } else if (!file && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0))
-            file = argv[i];
-        else {
-            cli_error("rune render: unexpected argument \"%s\" (see rune render --help)", argv[i]);
-            return EXIT_INPUT;
-        }
+    const cli_option options[] = {{"-o", NULL, &out},           {"--snapshots", NULL, &snapshots},
+                                  {"--panels", NULL, &panels},  {"--frames", NULL, &frames},
+                                  {"--joints", NULL, &joints},  {"--size", NULL, &size},
+                                  {"--force", &force, NULL},    {"--strict", &strict, NULL},
+                                  {NULL, NULL, NULL}};
+    if (cli_parse_args("render", "FILE", true, argc, argv, options, &file) ||
+        (frames && cli_parse_frames(frames, &first, &last)))
+        return EXIT_INPUT;
+    char *end = NULL;
+    long shots = snapshots ? strtol(snapshots, &end, 10) : opts.snapshots;
+    if (!out || (end && *end) || shots < 1 || shots > 64) {
+        cli_error("rune render: %s (see rune render --help)", !out ? "missing -o OUT" : "--snapshots takes 1..64");
+        return EXIT_INPUT;
     }
-    if (!file || !out || opts.snapshots < 1 || opts.snapshots > 64) {
-        cli_error("rune render: %s (see rune render --help)",
-                  !file ? "missing FILE" : (!out ? "missing -o OUT" : "--snapshots takes 1..64"));
+    opts.snapshots = (int)shots;
+    if (size && (sscanf(size, "%dx%d", &opts.width, &opts.height) != 2 || opts.width < 400 || opts.height < 200 ||
+                 opts.width > 16384 || opts.height > 16384)) {
+        cli_error("rune render: --size %s: expected WxH, W 400..16384, H 200..16384", size);
         return EXIT_INPUT;
     }
     bool svg = cli_has_suffix(out, ".svg");

@@ -14,9 +14,16 @@
 
 #include <string.h>
 
-typedef void (*kernel_fn)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float,
-                          const sample_dest *, size_t);
-typedef size_t (*advance_fn)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
+/* The sampling kernels of one instruction set. */
+typedef struct sample_kernels {
+    void (*sample)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float, const sample_dest *,
+                   size_t);
+    size_t (*advance)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
+} sample_kernels;
+
+#define KERNELS(isa) (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa}
+
+static sample_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
 struct rune_sample_cache {
     rune_allocator alloc;
@@ -24,8 +31,7 @@ struct rune_sample_cache {
     const int32_t *lane_track; /* NULL: lane i samples track i */
     size_t lanes, padded;
     rune_simd_level level;
-    kernel_fn kernel;
-    advance_fn advance;
+    sample_kernels kernels;
     uint8_t *bad;   /* per lane, scratch of refill (after key[]) */
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
@@ -96,28 +102,6 @@ int rune_simd_from_name(const char *name)
     return -1;
 }
 
-static void kernels_for(rune_simd_level level, kernel_fn *kernel, advance_fn *advance)
-{
-    switch (level) {
-#if defined(RUNE_HAVE_X86_KERNELS)
-    case RUNE_SIMD_AVX512:
-        *kernel = rune__sample_kernel_avx512, *advance = rune__sample_advance_avx512;
-        return;
-    case RUNE_SIMD_AVX2_FMA:
-        *kernel = rune__sample_kernel_avx2fma, *advance = rune__sample_advance_avx2fma;
-        return;
-    case RUNE_SIMD_AVX2:
-        *kernel = rune__sample_kernel_avx2, *advance = rune__sample_advance_avx2;
-        return;
-    case RUNE_SIMD_SSE2:
-        *kernel = rune__sample_kernel_sse2, *advance = rune__sample_advance_sse2;
-        return;
-#endif
-    default:
-        *kernel = rune__sample_kernel_scalar, *advance = rune__sample_advance_scalar;
-    }
-}
-
 /* The track lane i samples, or -1. */
 static int32_t track_of(const rune_sample_cache *c, size_t i)
 {
@@ -180,7 +164,7 @@ static void refill(rune_sample_cache *c, float t)
     float lo, hi;
     /* every lane one step at most, in the kernel's own instruction set;
      * the rest (a seek, playing backwards, a long dt) lane by lane */
-    size_t bad = c->advance(seg, stride, c->key, c->lanes, t, &lo, &hi, c->bad);
+    size_t bad = c->kernels.advance(seg, stride, c->key, c->lanes, t, &lo, &hi, c->bad);
     for (size_t i = 0; bad && i < c->lanes; i++) {
         if (!c->bad[i])
             continue;
@@ -246,7 +230,7 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     c->lanes = lanes;
     c->padded = padded;
     c->level = rune_simd_resolve(level);
-    kernels_for(c->level, &c->kernel, &c->advance);
+    c->kernels = kernels_for(c->level);
     if (clip->packed)
         rune__pack_cursor_init(&c->pack, clip->packed, lane_track, lanes, clip->track_count, c->level,
                                (char *)c + tables);
@@ -315,7 +299,7 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     /* lanes are padded to KERNEL_LANES (padding sits on the null key),
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
-    c->kernel(c->clip->segments, c->clip->plain_covers ? NULL : c->clip->covers, &c->key[first], t, o, lanes);
+    c->kernels.sample(c->clip->segments, c->clip->plain_covers ? NULL : c->clip->covers, &c->key[first], t, o, lanes);
     bool scaled = c->clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
     if (scaled)
         sample_scale(c->clip, &c->key[first], t, o, lanes);

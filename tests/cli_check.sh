@@ -66,6 +66,15 @@ expect 2 "render --snapshots junk" -- "$rune" render "$scn" -o "$work/never.png"
 expect 2 "import from stdin" -- "$rune" import - -o "$work"
 [ ! -e "$work/never.png" ] && [ ! -e "$work/never.html" ] || fail "a refused command wrote its output"
 
+# files are told by their bytes, not their names, alike in info and render
+cp "$scn" "$work/scenario.txt"
+cp "$here/fixtures/tiny.rune" "$work/asset.bin"
+for f in scenario.txt asset.bin; do
+  expect 0 "info $f" -- "$rune" info "$work/$f"
+  expect 0 "render $f" -- "$rune" render "$work/$f" -o "$work/$f.png"
+done
+expect 2 "render a .rune from stdin" -- sh -c "'$rune' render - -o '$work/stdin.png' <'$work/asset.bin'"
+
 # stdin, and the same output as from the file
 "$rune" eval "$scn" >"$work/from_file.json" || fail "eval FILE failed"
 expect 0 "eval -" -- sh -c "'$rune' eval - <'$scn'"

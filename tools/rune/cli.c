@@ -2,6 +2,7 @@
  * one-line messages, input reading, and safe output files. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, lstat, fdopen */
 #include "cli.h"
+#include "rune/asset.h"
 
 #include <errno.h>
 #include <time.h>
@@ -257,11 +258,30 @@ rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_
         *rc = EXIT_IO;
         return NULL;
     }
+    rune_scenario *s = cli_scenario_from(path, text, size, strict, msg, msg_size, rc);
+    free(text);
+    return s;
+}
+
+cli_input_kind cli_input_kind_of(const char *path, const char *data, size_t size)
+{
+    if (rune_asset_sniff(data, size))
+        return CLI_INPUT_ASSET;
+    if (cli_has_suffix(path, ".gltf")) /* JSON too */
+        return CLI_INPUT_IMPORTABLE;
+    for (size_t i = 0; i < size; i++)
+        if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')
+            return data[i] == '{' ? CLI_INPUT_SCENARIO : CLI_INPUT_IMPORTABLE;
+    return CLI_INPUT_IMPORTABLE;
+}
+
+rune_scenario *cli_scenario_from(const char *path, const char *text, size_t size, bool strict, char *msg,
+                                 size_t msg_size, int *rc)
+{
     rune_scenario *s;
     rune_error err = {0};
     rune_status st = rune_scenario_load_string_flags(text, size, strcmp(path, "-") == 0 ? "<stdin>" : path,
                                                      strict ? RUNE_SCENARIO_STRICT : 0, NULL, &s, &err);
-    free(text);
     if (st) {
         snprintf(msg, msg_size, "%s", err.message);
         *rc = cli_exit_for(st);

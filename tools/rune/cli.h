@@ -74,6 +74,15 @@ int cli_close_stdout(char *msg, size_t msg_size);
  * (unknown keys; errors with `strict`); NULL with a message and *rc set
  * on failure. */
 rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc);
+/* The same from the file's bytes, already read. */
+rune_scenario *cli_scenario_from(const char *path, const char *text, size_t size, bool strict, char *msg,
+                                 size_t msg_size, int *rc);
+
+/* What a file given to info, render or inspect holds, told by its bytes
+ * (not its name): a .rune asset (the magic), a scenario (JSON that is not
+ * a glTF document), else an asset for the importer. */
+typedef enum cli_input_kind { CLI_INPUT_ASSET, CLI_INPUT_SCENARIO, CLI_INPUT_IMPORTABLE } cli_input_kind;
+cli_input_kind cli_input_kind_of(const char *path, const char *data, size_t size);
 
 /* Whether s ends with suffix, ignoring ASCII case (".JSON" is ".json"). */
 bool cli_has_suffix(const char *s, const char *suffix);

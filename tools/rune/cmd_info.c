@@ -91,17 +91,6 @@ static void print_summary(FILE *f, const char *file, const summary *s)
     fprintf(f, "],\n \"bytes\": %zu}\n", total);
 }
 
-/* A scenario: JSON that is not a glTF document (which is JSON too). */
-static bool looks_like_scenario(const char *file, const char *data, size_t size)
-{
-    if (cli_has_suffix(file, ".gltf"))
-        return false;
-    for (size_t i = 0; i < size; i++)
-        if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')
-            return data[i] == '{';
-    return false;
-}
-
 /* A scenario: its library holds the rig and the compiled clips. */
 static int info_scenario(const char *file, const char *data, size_t size, char *msg, size_t msg_size)
 {
@@ -210,9 +199,10 @@ int cmd_info(int argc, char **argv)
     }
     const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
     int rc;
-    if (rune_asset_sniff(data, size))
+    cli_input_kind kind = cli_input_kind_of(file, data, size);
+    if (kind == CLI_INPUT_ASSET)
         rc = info_asset(name, data, size, msg, sizeof msg);
-    else if (looks_like_scenario(file, data, size))
+    else if (kind == CLI_INPUT_SCENARIO)
         rc = info_scenario(name, data, size, msg, sizeof msg);
     else if (strcmp(file, "-") == 0)
         rc = EXIT_INPUT, snprintf(msg, sizeof msg, "<stdin>: neither a .rune asset nor a scenario (assets the "

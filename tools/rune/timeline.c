@@ -351,11 +351,25 @@ static rune_scenario *import_scenario(const char *file, char *msg, size_t msg_si
 
 rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t msg_size, int *rc)
 {
-    if (strcmp(file, "-") == 0 || cli_has_suffix(file, ".json"))
-        return cli_load_scenario(file, strict, msg, msg_size, rc);
-    if (cli_has_suffix(file, ".rune"))
-        return asset_scenario(file, msg, msg_size, rc);
-    return import_scenario(file, msg, msg_size, rc);
+    size_t size;
+    char *data = cli_read_input(file, &size, msg, msg_size);
+    if (!data) {
+        *rc = EXIT_IO;
+        return NULL;
+    }
+    cli_input_kind kind = cli_input_kind_of(file, data, size);
+    rune_scenario *s = NULL;
+    if (kind == CLI_INPUT_SCENARIO) {
+        s = cli_scenario_from(file, data, size, strict, msg, msg_size, rc);
+    } else if (strcmp(file, "-") == 0) {
+        snprintf(msg, msg_size, "<stdin>: not a scenario (assets are given by file name)");
+        *rc = EXIT_INPUT;
+    } else {
+        s = kind == CLI_INPUT_ASSET ? asset_scenario(file, msg, msg_size, rc)
+                                    : import_scenario(file, msg, msg_size, rc);
+    }
+    free(data);
+    return s;
 }
 
 int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s, cli_output *o, timeline *t,

@@ -99,9 +99,10 @@ typedef struct tool_input {
 int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s, cli_output *o,
                    timeline *t, char *msg, size_t msg_size);
 
-/** Loads FILE as a scenario, or, when it is not JSON or is a glTF, imports
- * it as an asset and plays its first clip (the scenario `rune import
- * --json` would write). NULL with a message and *rc on failure. */
+/** Loads FILE by what its bytes hold (cli_input_kind_of, as `rune info`
+ * tells them): a scenario; a .rune asset, or an asset the importer reads,
+ * playing its first clip (the scenario `rune import --json` would write).
+ * From stdin, a scenario only. NULL with a message and *rc on failure. */
 rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t msg_size, int *rc);
 
 #endif

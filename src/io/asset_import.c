@@ -13,6 +13,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,39 +262,50 @@ static rune_quat rotation_at(const struct aiNodeAnim *ch, double t, rune_quat re
 static float divide(float a, float b) { return fabsf(b) > 1e-12f ? a / b : a; }
 
 /* assimp fills channels a glTF node does not animate with its rest value:
- * such a constant channel steps as well as it interpolates. */
-static bool constant_positions(const struct aiNodeAnim *ch)
+ * such a constant channel steps as well as it interpolates. `keys` holds
+ * n keys of `stride` bytes, each value `size` bytes at `offset`. */
+static bool constant_keys(const void *keys, unsigned n, size_t stride, size_t offset, size_t size)
 {
-    for (unsigned i = 1; i < ch->mNumPositionKeys; i++)
-        if (memcmp(&ch->mPositionKeys[i].mValue, &ch->mPositionKeys[0].mValue, sizeof ch->mPositionKeys[0].mValue))
+    const char *k = keys;
+    for (unsigned i = 1; i < n; i++)
+        if (memcmp(k + i * stride + offset, k + offset, size))
             return false;
     return true;
+}
+
+static bool constant_vectors(const struct aiVectorKey *k, unsigned n)
+{
+    return constant_keys(k, n, sizeof *k, offsetof(struct aiVectorKey, mValue), sizeof k->mValue);
 }
 
 static bool constant_rotations(const struct aiNodeAnim *ch)
 {
-    for (unsigned i = 1; i < ch->mNumRotationKeys; i++)
-        if (memcmp(&ch->mRotationKeys[i].mValue, &ch->mRotationKeys[0].mValue, sizeof ch->mRotationKeys[0].mValue))
-            return false;
-    return true;
+    const struct aiQuatKey *k = ch->mRotationKeys;
+    return constant_keys(k, ch->mNumRotationKeys, sizeof *k, offsetof(struct aiQuatKey, mValue), sizeof k->mValue);
+}
+
+/* Adds a vector channel's key times to out[n..], with the ramp start
+ * before each key when it steps; the new count. */
+static size_t vector_times(const struct aiVectorKey *k, unsigned count, bool ramp_on, double ramp, double *out,
+                           size_t n)
+{
+    for (unsigned i = 0; i < count; i++) {
+        out[n++] = k[i].mTime;
+        if (ramp_on && i > 0)
+            out[n++] = k[i].mTime - fmin(ramp, 0.5 * (k[i].mTime - k[i - 1].mTime));
+    }
+    return n;
 }
 
 /* Sorted, distinct key times of a channel (positions, rotations, scales), plus
  * the ramp starts before each key of a channel that steps (`ramp` ticks). */
-static size_t channel_times(const struct aiNodeAnim *ch, bool pos_ramp, bool rot_ramp, double ramp, double *out)
+static size_t channel_times(const struct aiNodeAnim *ch, const bool steps[3], double ramp, double *out)
 {
-    size_t n = 0;
-    for (unsigned i = 0; i < ch->mNumPositionKeys; i++) {
-        out[n++] = ch->mPositionKeys[i].mTime;
-        if (pos_ramp && i > 0)
-            out[n++] = ch->mPositionKeys[i].mTime -
-                       fmin(ramp, 0.5 * (ch->mPositionKeys[i].mTime - ch->mPositionKeys[i - 1].mTime));
-    }
-    for (unsigned i = 0; i < ch->mNumScalingKeys; i++)
-        out[n++] = ch->mScalingKeys[i].mTime;
+    size_t n = vector_times(ch->mPositionKeys, ch->mNumPositionKeys, steps[GLTF_TRANSLATION], ramp, out, 0);
+    n = vector_times(ch->mScalingKeys, ch->mNumScalingKeys, steps[GLTF_SCALE], ramp, out, n);
     for (unsigned i = 0; i < ch->mNumRotationKeys; i++) {
         out[n++] = ch->mRotationKeys[i].mTime;
-        if (rot_ramp && i > 0)
+        if (steps[GLTF_ROTATION] && i > 0)
             out[n++] = ch->mRotationKeys[i].mTime -
                        fmin(ramp, 0.5 * (ch->mRotationKeys[i].mTime - ch->mRotationKeys[i - 1].mTime));
     }
@@ -317,8 +329,8 @@ static float hermite(const gltf_channel_mode *m, size_t k, int c, float s)
            (-2 * s3 + 3 * s2) * b[w + (size_t)c] + (s3 - s2) * dt * b[(size_t)c];
 }
 
-/* Replaces a channel's keys (translation or rotation) by the cubic spline
- * sampled CUBIC_SAMPLES times per interval; false if out of memory. */
+/* Replaces a channel's keys (translation, rotation or scale) by the cubic
+ * spline sampled CUBIC_SAMPLES times per interval; false if out of memory. */
 static bool resample_cubic(importer *I, const gltf_channel_mode *m, double tps, struct aiNodeAnim *ch)
 {
     if (!m || m->mode != GLTF_CUBIC || !m->values || m->keys == 0)
@@ -354,6 +366,9 @@ static bool resample_cubic(importer *I, const gltf_channel_mode *m, double tps, 
     if (rot) {
         ch->mRotationKeys = rk;
         ch->mNumRotationKeys = (unsigned)n;
+    } else if (m->path == GLTF_SCALE) {
+        ch->mScalingKeys = pk;
+        ch->mNumScalingKeys = (unsigned)n;
     } else {
         ch->mPositionKeys = pk;
         ch->mNumPositionKeys = (unsigned)n;
@@ -406,11 +421,12 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         chans[c] = *a->mChannels[c];
         char node[256];
         snprintf(node, sizeof node, "%.*s", (int)chans[c].mNodeName.length, chans[c].mNodeName.data);
-        if (!resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION), tps, &chans[c]) ||
-            !resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_ROTATION), tps, &chans[c]))
-            return nomem(I);
+        for (int path = GLTF_TRANSLATION; path <= GLTF_SCALE; path++)
+            if (!resample_cubic(I, rune__gltf_channel(I->modes, I->mode_count, ai, node, (gltf_path)path), tps,
+                                &chans[c]))
+                return nomem(I);
         /* twice the keys: room for the ramps of stepped channels */
-        size_t n = 2 * ((size_t)chans[c].mNumPositionKeys + chans[c].mNumRotationKeys) + chans[c].mNumScalingKeys;
+        size_t n = 2 * ((size_t)chans[c].mNumPositionKeys + chans[c].mNumRotationKeys + chans[c].mNumScalingKeys);
         total += n;
         widest = n > widest ? n : widest;
     }
@@ -444,23 +460,33 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         bool fold = I->folded && j == 0;
         char node[256];
         snprintf(node, sizeof node, "%.*s", (int)ch->mNodeName.length, ch->mNodeName.data);
-        const gltf_channel_mode *pc = rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_TRANSLATION);
-        const gltf_channel_mode *rc = rune__gltf_channel(I->modes, I->mode_count, ai, node, GLTF_ROTATION);
-        gltf_mode pm = pc ? pc->mode : GLTF_LINEAR, rm = rc ? rc->mode : GLTF_LINEAR;
-        if ((pm == GLTF_CUBIC && !pc->values) || (rm == GLTF_CUBIC && !rc->values))
-            warn(I, "animation \"%s\": joint \"%s\": CUBICSPLINE keys whose tangents could not be read: the key "
-                    "values are kept and interpolated linearly between keys",
-                 d->id, jd->part);
-        bool ps = pm == GLTF_STEP, rs = rm == GLTF_STEP;
-        /* all of the joint's channels step: the constant easing is exact */
-        bool all_step = (ps || rs) && (ps || constant_positions(ch)) && (rs || constant_rotations(ch));
-        size_t n = channel_times(ch, ps && !all_step, rs && !all_step, STEP_RAMP_SECONDS * tps, times);
+        /* per path (translation, rotation, scale): whether it steps */
+        bool steps[3], constant[3] = {constant_vectors(ch->mPositionKeys, ch->mNumPositionKeys),
+                                      constant_rotations(ch),
+                                      constant_vectors(ch->mScalingKeys, ch->mNumScalingKeys)};
+        bool any_step = false, all_step = true;
+        for (int path = 0; path < 3; path++) {
+            const gltf_channel_mode *m = rune__gltf_channel(I->modes, I->mode_count, ai, node, (gltf_path)path);
+            if (m && m->mode == GLTF_CUBIC && !m->values)
+                warn(I, "animation \"%s\": joint \"%s\": CUBICSPLINE keys whose tangents could not be read: the "
+                        "key values are kept and interpolated linearly between keys",
+                     d->id, jd->part);
+            steps[path] = m && m->mode == GLTF_STEP;
+            any_step |= steps[path];
+            all_step &= steps[path] || constant[path];
+        }
+        /* all of the joint's channels step: the constant easing is exact;
+         * else the stepping ones ramp (STEP_RAMP_SECONDS) before each key */
+        all_step &= any_step;
+        bool ramps[3] = {steps[0] && !all_step, steps[1] && !all_step, steps[2] && !all_step};
+        size_t n = channel_times(ch, ramps, STEP_RAMP_SECONDS * tps, times);
         unsigned pos_cursor = 1, rot_cursor = 1, scale_cursor = 1;
         for (size_t i = 0; i < n; i++, k++) {
-            /* scale is linear: assimp keeps no interpolation mode for it */
-            trs local = {{vector_at(ch->mPositionKeys, ch->mNumPositionKeys, times[i], rest.x.t, ps, &pos_cursor),
-                          rotation_at(ch, times[i], rest.x.r, rs, &rot_cursor)},
-                         vector_at(ch->mScalingKeys, ch->mNumScalingKeys, times[i], rest.s, false, &scale_cursor),
+            trs local = {{vector_at(ch->mPositionKeys, ch->mNumPositionKeys, times[i], rest.x.t, steps[GLTF_TRANSLATION],
+                                    &pos_cursor),
+                          rotation_at(ch, times[i], rest.x.r, steps[GLTF_ROTATION], &rot_cursor)},
+                         vector_at(ch->mScalingKeys, ch->mNumScalingKeys, times[i], rest.s, steps[GLTF_SCALE],
+                                   &scale_cursor),
                          false};
             if (fold)
                 local = compose(&I->fold, &local);
@@ -520,7 +546,7 @@ static int32_t root_motion_joint(importer *I)
                 const struct aiNodeAnim *ch = sc->mAnimations[a]->mChannels[c];
                 if (joint_of(I->box, &ch->mNodeName) == (int32_t)j) {
                     animated = true;
-                    travels |= !constant_positions(ch);
+                    travels |= !constant_vectors(ch->mPositionKeys, ch->mNumPositionKeys);
                 }
             }
         if (!animated)

@@ -184,8 +184,11 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
             gltf_channel_mode *e = &m[k];
             e->animation = ai;
             e->node = rune__arena_strdup(arena, name ? name : fallback);
-            e->path = p && strcmp(p, "rotation") == 0 ? GLTF_ROTATION
-                                                      : (p && strcmp(p, "translation") == 0 ? GLTF_TRANSLATION : GLTF_OTHER);
+            static const char *const paths[] = {"translation", "rotation", "scale"};
+            e->path = GLTF_OTHER;
+            for (int q = 0; p && q < 3; q++)
+                if (strcmp(p, paths[q]) == 0)
+                    e->path = (gltf_path)q;
             e->mode = interp && strcmp(interp, "STEP") == 0
                           ? GLTF_STEP
                           : (interp && strcmp(interp, "CUBICSPLINE") == 0 ? GLTF_CUBIC : GLTF_LINEAR);

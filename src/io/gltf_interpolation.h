@@ -7,7 +7,7 @@
 #include "../base/arena.h"
 
 typedef enum gltf_mode { GLTF_LINEAR = 0, GLTF_STEP, GLTF_CUBIC } gltf_mode;
-typedef enum gltf_path { GLTF_TRANSLATION = 0, GLTF_ROTATION, GLTF_OTHER } gltf_path;
+typedef enum gltf_path { GLTF_TRANSLATION = 0, GLTF_ROTATION, GLTF_SCALE, GLTF_OTHER } gltf_path;
 
 typedef struct gltf_channel_mode {
     size_t animation;
@@ -16,7 +16,7 @@ typedef struct gltf_channel_mode {
     gltf_mode mode;
     /* CUBICSPLINE channels whose float data could be read: key times
      * (seconds) and, per key, in-tangent, value, out-tangent of `width`
-     * floats each (3 translation, 4 rotation x y z w) */
+     * floats each (3 translation and scale, 4 rotation x y z w) */
     const float *times;
     const float *values;
     size_t keys;

@@ -211,6 +211,59 @@ static void test_gltf_step_and_cubic(void **state)
     rune_import_destroy(imp);
 }
 
+/* tests/fixtures/scale_modes.gltf: scale channels keep their glTF modes.
+ * A's scale STEPs 1 -> 2 -> 3 at 0, 1, 2 s (nothing else of A moves: the
+ * constant easing, exact); B's is a CUBICSPLINE from x 1 (out-tangent 6)
+ * to x 4 (in-tangent 0) over 1 s; C's translation runs linearly 0 -> 2
+ * along x while its scale STEPs 1 -> 2 at 1 s (a 0.1 ms ramp). */
+static void test_gltf_scale_modes(void **state)
+{
+    (void)state;
+    rune_import *imp;
+    rune_error err;
+    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/scale_modes.gltf", NULL, &imp, &err), RUNE_OK);
+    rune_rig *rig;
+    rune_clip *clip;
+    rune_binding *b;
+    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, &err), RUNE_OK);
+    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, &err), RUNE_OK);
+    int32_t a = rune_rig_find(rig, "Root/A"), bj = rune_rig_find(rig, "Root/B"), c = rune_rig_find(rig, "Root/C");
+    rune_pose p;
+    assert_int_equal(rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
+    /* A: still 1 at .999 s, 2 from 1 s (linear would give 1.999), 3 at 2 s */
+    rune_binding_sample(b, 0.999f, &p);
+    assert_true(fabsf(p.sx[a] - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 1.0f, &p);
+    assert_true(fabsf(p.sy[a] - 2.0f) < 1e-6f);
+    rune_binding_sample(b, 1.5f, &p);
+    assert_true(fabsf(p.sz[a] - 2.0f) < 1e-6f);
+    rune_binding_sample(b, 2.0f, &p);
+    assert_true(fabsf(p.sx[a] - 3.0f) < 1e-6f);
+    /* B: x(s) = (2s^3 - 3s^2 + 1) + 6 (s^3 - 2s^2 + s) + 4 (-2s^3 + 3s^2):
+     * x(.25) = .84375 + .84375 + .625 = 2.3125, x(.5) = .5 + .75 + 2 =
+     * 3.25 (linear: 1.75, 2.5); y and z stay 1 */
+    rune_binding_sample(b, 0.25f, &p);
+    assert_true(fabsf(p.sx[bj] - 2.3125f) < 1e-5f);
+    assert_true(fabsf(p.sy[bj] - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 0.5f, &p);
+    assert_true(fabsf(p.sx[bj] - 3.25f) < 1e-5f);
+    /* C: translation x 1 at .5 s while the scale holds 1 until the ramp
+     * before 1 s, then 2 */
+    rune_binding_sample(b, 0.5f, &p);
+    assert_true(fabsf(p.tx[c] - 1.0f) < 1e-5f);
+    assert_true(fabsf(p.sx[c] - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 0.9998f, &p);
+    assert_true(fabsf(p.sx[c] - 1.0f) < 1e-6f);
+    rune_binding_sample(b, 1.0f, &p);
+    assert_true(fabsf(p.sx[c] - 2.0f) < 1e-6f);
+    rune_pose_release(&p);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+    rune_import_destroy(imp);
+}
+
 /* Found by fuzz_import: a BVH claiming -1 frames. assimp tries a huge
  * allocation and catches std::bad_alloc; rune reports an error. */
 static void test_negative_frames(void **state)
@@ -263,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_fbx_compressed),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_gltf_step_and_cubic),
+        cmocka_unit_test(test_gltf_scale_modes),
         cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
     };

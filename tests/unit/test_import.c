@@ -156,6 +156,37 @@ static void test_bad_files(void **state)
     remove(path);
 }
 
+/* An imported fixture's first clip, bound to its rig, and a pose to
+ * sample it into. */
+typedef struct imported_clip {
+    rune_import *imp;
+    rune_rig *rig;
+    rune_clip *clip;
+    rune_binding *b;
+    rune_pose p;
+} imported_clip;
+
+static void import_first_clip(const char *path, imported_clip *x)
+{
+    rune_error err;
+    assert_int_equal(rune_import_file(path, NULL, &x->imp, &err), RUNE_OK);
+    for (size_t i = 0; i < x->imp->warning_count; i++) /* CUBICSPLINE tangents were read */
+        assert_null(strstr(x->imp->warnings[i], "CUBICSPLINE"));
+    assert_int_equal(rune_rig_create(x->imp->joints, x->imp->joint_count, NULL, &x->rig, &err), RUNE_OK);
+    assert_int_equal(rune_clip_compile(&x->imp->clips[0], NULL, &x->clip, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(x->rig, x->clip, 0, NULL, &x->b, &err), RUNE_OK);
+    assert_int_equal(rune_pose_init(&x->p, rune_rig_joint_count(x->rig), NULL, NULL), RUNE_OK);
+}
+
+static void imported_clip_free(imported_clip *x)
+{
+    rune_pose_release(&x->p);
+    rune_binding_destroy(x->b);
+    rune_clip_destroy(x->clip);
+    rune_rig_destroy(x->rig);
+    rune_import_destroy(x->imp);
+}
+
 /* tests/fixtures/steps.gltf: joint A rotates 0 -> 90 -> 180 deg about Y
  * with STEP keys (its translation constant); joint B translates linearly
  * 0 -> 2 -> 4 while its rotation STEPs 0 -> 60 -> 0 deg about X; Root's
@@ -164,51 +195,36 @@ static void test_bad_files(void **state)
 static void test_gltf_step_and_cubic(void **state)
 {
     (void)state;
-    rune_import *imp;
-    rune_error err;
-    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/steps.gltf", NULL, &imp, &err), RUNE_OK);
-    for (size_t i = 0; i < imp->warning_count; i++) /* the tangents were read */
-        assert_null(strstr(imp->warnings[i], "CUBICSPLINE"));
-    rune_rig *rig;
-    rune_clip *clip;
-    rune_binding *b;
-    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, &err), RUNE_OK);
-    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
-    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, &err), RUNE_OK);
-    int32_t a = rune_rig_find(rig, "Root/A"), bj = rune_rig_find(rig, "Root/B"), root = rune_rig_find(rig, "Root");
-    rune_pose p;
-    assert_int_equal(rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
+    imported_clip x;
+    import_first_clip(RUNE_TEST_DATA "/fixtures/steps.gltf", &x);
+    int32_t a = rune_rig_find(x.rig, "Root/A"), bj = rune_rig_find(x.rig, "Root/B"), root = rune_rig_find(x.rig, "Root");
     /* A steps exactly (constant easing): still 0 deg at .999 s, 90 at 1 s */
-    rune_binding_sample(b, 0.999f, &p);
-    assert_true(fabsf(p.qw[a] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.qy[a] - 0.70710678f) < 1e-6f);
-    rune_binding_sample(b, 1.5f, &p);
-    assert_true(fabsf(p.qy[a] - 0.70710678f) < 1e-6f);
+    rune_binding_sample(x.b, 0.999f, &x.p);
+    assert_true(fabsf(x.p.qw[a] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 1.0f, &x.p);
+    assert_true(fabsf(x.p.qy[a] - 0.70710678f) < 1e-6f);
+    rune_binding_sample(x.b, 1.5f, &x.p);
+    assert_true(fabsf(x.p.qy[a] - 0.70710678f) < 1e-6f);
     /* B: translation interpolates (x = 1 at .5 s) while its rotation holds
      * 0 deg until the 0.1 ms ramp before 1 s, then 60 deg */
-    rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.tx[bj] - 1.0f) < 1e-5f);
-    assert_true(fabsf(p.qw[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 0.9998f, &p);
-    assert_true(fabsf(p.qw[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.qx[bj] - 0.5f) < 1e-5f);
+    rune_binding_sample(x.b, 0.5f, &x.p);
+    assert_true(fabsf(x.p.tx[bj] - 1.0f) < 1e-5f);
+    assert_true(fabsf(x.p.qw[bj] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 0.9998f, &x.p);
+    assert_true(fabsf(x.p.qw[bj] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 1.0f, &x.p);
+    assert_true(fabsf(x.p.qx[bj] - 0.5f) < 1e-5f);
     /* Root: the Hermite curve y(s) = (s^3 - 2s^2 + s) 6 + (-2s^3 + 3s^2) 3,
      * resampled 16 times per interval (s = .25 and .5 are sample points):
      * y(.25) = .140625 * 6 + .15625 * 3 = 1.3125; y(.5) = .125 * 6 + .5 * 3
      * = 2.25 (linear interpolation of the key values would give .75, 1.5) */
-    rune_binding_sample(b, 0.25f, &p);
-    assert_true(fabsf(p.ty[root] - 1.3125f) < 1e-5f);
-    rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.ty[root] - 2.25f) < 1e-5f);
-    rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.ty[root] - 3.0f) < 1e-5f);
-    rune_pose_release(&p);
-    rune_binding_destroy(b);
-    rune_clip_destroy(clip);
-    rune_rig_destroy(rig);
-    rune_import_destroy(imp);
+    rune_binding_sample(x.b, 0.25f, &x.p);
+    assert_true(fabsf(x.p.ty[root] - 1.3125f) < 1e-5f);
+    rune_binding_sample(x.b, 0.5f, &x.p);
+    assert_true(fabsf(x.p.ty[root] - 2.25f) < 1e-5f);
+    rune_binding_sample(x.b, 1.0f, &x.p);
+    assert_true(fabsf(x.p.ty[root] - 3.0f) < 1e-5f);
+    imported_clip_free(&x);
 }
 
 /* tests/fixtures/scale_modes.gltf: scale channels keep their glTF modes.
@@ -219,49 +235,36 @@ static void test_gltf_step_and_cubic(void **state)
 static void test_gltf_scale_modes(void **state)
 {
     (void)state;
-    rune_import *imp;
-    rune_error err;
-    assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/scale_modes.gltf", NULL, &imp, &err), RUNE_OK);
-    rune_rig *rig;
-    rune_clip *clip;
-    rune_binding *b;
-    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, &err), RUNE_OK);
-    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
-    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, &err), RUNE_OK);
-    int32_t a = rune_rig_find(rig, "Root/A"), bj = rune_rig_find(rig, "Root/B"), c = rune_rig_find(rig, "Root/C");
-    rune_pose p;
-    assert_int_equal(rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL), RUNE_OK);
+    imported_clip x;
+    import_first_clip(RUNE_TEST_DATA "/fixtures/scale_modes.gltf", &x);
+    int32_t a = rune_rig_find(x.rig, "Root/A"), bj = rune_rig_find(x.rig, "Root/B"), c = rune_rig_find(x.rig, "Root/C");
     /* A: still 1 at .999 s, 2 from 1 s (linear would give 1.999), 3 at 2 s */
-    rune_binding_sample(b, 0.999f, &p);
-    assert_true(fabsf(p.sx[a] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.sy[a] - 2.0f) < 1e-6f);
-    rune_binding_sample(b, 1.5f, &p);
-    assert_true(fabsf(p.sz[a] - 2.0f) < 1e-6f);
-    rune_binding_sample(b, 2.0f, &p);
-    assert_true(fabsf(p.sx[a] - 3.0f) < 1e-6f);
+    rune_binding_sample(x.b, 0.999f, &x.p);
+    assert_true(fabsf(x.p.sx[a] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 1.0f, &x.p);
+    assert_true(fabsf(x.p.sy[a] - 2.0f) < 1e-6f);
+    rune_binding_sample(x.b, 1.5f, &x.p);
+    assert_true(fabsf(x.p.sz[a] - 2.0f) < 1e-6f);
+    rune_binding_sample(x.b, 2.0f, &x.p);
+    assert_true(fabsf(x.p.sx[a] - 3.0f) < 1e-6f);
     /* B: x(s) = (2s^3 - 3s^2 + 1) + 6 (s^3 - 2s^2 + s) + 4 (-2s^3 + 3s^2):
      * x(.25) = .84375 + .84375 + .625 = 2.3125, x(.5) = .5 + .75 + 2 =
      * 3.25 (linear: 1.75, 2.5); y and z stay 1 */
-    rune_binding_sample(b, 0.25f, &p);
-    assert_true(fabsf(p.sx[bj] - 2.3125f) < 1e-5f);
-    assert_true(fabsf(p.sy[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.sx[bj] - 3.25f) < 1e-5f);
+    rune_binding_sample(x.b, 0.25f, &x.p);
+    assert_true(fabsf(x.p.sx[bj] - 2.3125f) < 1e-5f);
+    assert_true(fabsf(x.p.sy[bj] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 0.5f, &x.p);
+    assert_true(fabsf(x.p.sx[bj] - 3.25f) < 1e-5f);
     /* C: translation x 1 at .5 s while the scale holds 1 until the ramp
      * before 1 s, then 2 */
-    rune_binding_sample(b, 0.5f, &p);
-    assert_true(fabsf(p.tx[c] - 1.0f) < 1e-5f);
-    assert_true(fabsf(p.sx[c] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 0.9998f, &p);
-    assert_true(fabsf(p.sx[c] - 1.0f) < 1e-6f);
-    rune_binding_sample(b, 1.0f, &p);
-    assert_true(fabsf(p.sx[c] - 2.0f) < 1e-6f);
-    rune_pose_release(&p);
-    rune_binding_destroy(b);
-    rune_clip_destroy(clip);
-    rune_rig_destroy(rig);
-    rune_import_destroy(imp);
+    rune_binding_sample(x.b, 0.5f, &x.p);
+    assert_true(fabsf(x.p.tx[c] - 1.0f) < 1e-5f);
+    assert_true(fabsf(x.p.sx[c] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 0.9998f, &x.p);
+    assert_true(fabsf(x.p.sx[c] - 1.0f) < 1e-6f);
+    rune_binding_sample(x.b, 1.0f, &x.p);
+    assert_true(fabsf(x.p.sx[c] - 2.0f) < 1e-6f);
+    imported_clip_free(&x);
 }
 
 /* Found by fuzz_import: a BVH claiming -1 frames. assimp tries a huge

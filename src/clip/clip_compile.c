@@ -275,11 +275,10 @@ static void prepare_segments(rune_clip *c)
         c->plain_covers = c->key_weight[k] == 1.0f && c->key_mask[k] == 0.0f && !signbit(c->key_mask[k]);
     c->seg_stride = time_major ? (uint32_t)c->track_count : 1;
     for (size_t t = 0; t < c->track_count; t++) {
-        clip_track *tr = &c->tracks[t];
-        tr->first_seg = time_major ? (uint32_t)t : tr->first_key;
+        const clip_track *tr = &c->tracks[t];
         size_t first = tr->first_key, last = first + tr->key_count - 1;
         for (size_t k = first; k <= last; k++)
-            fill_segment(c, tr->first_seg + (k - first) * c->seg_stride, k, k < last ? k + 1 : k);
+            fill_segment(c, clip_first_seg(c, t) + (k - first) * c->seg_stride, k, k < last ? k + 1 : k);
     }
     for (size_t k = c->key_count; k < c->key_count + CLIP_NULL_KEYS; k++) {
         c->key_r[k] = rune_q_identity();

@@ -53,7 +53,6 @@ typedef struct clip_track {
     const char *part;
     uint32_t first_key; /* index into the key arrays */
     uint32_t key_count;
-    uint32_t first_seg; /* position of key 0's segment (see rune_clip.seg_stride) */
 } clip_track;
 
 struct rune_clip {
@@ -65,6 +64,7 @@ struct rune_clip {
     bool loop;
     int priority;
     float length;
+    uint32_t seg_stride; /* of the segments, below (here it fills what would be padding) */
     size_t track_count;
     clip_track *tracks;
     size_t key_count;
@@ -82,12 +82,11 @@ struct rune_clip {
     /* per key, for the batch sampler: its segment (see clip_segment) and
      * its weights, and whether the key after it is linear (else the exact
      * sampler, which knows the easing curves, takes that lane). Key j of
-     * track tr sits at position tracks[tr].first_seg + j * seg_stride:
+     * track tr sits at position clip_first_seg(c, tr) + j * seg_stride:
      * when every track has keys at the same times (mocap, baked clips),
-     * time-major (first_seg = tr, stride = track_count), so the segments
-     * one frame reads lie side by side; otherwise as the keys (first_seg =
+     * time-major (key 0 at tr, stride track_count), so the segments one
+     * frame reads lie side by side; otherwise as the keys (key 0 at
      * first_key, stride 1). The null keys sit at key_count either way. */
-    uint32_t seg_stride;
     clip_segment *segments;
     clip_segment_cover *covers;
     clip_scale_segment *scales; /* NULL without key_s */
@@ -100,6 +99,12 @@ struct rune_clip {
      * above, no key arrays (NULL) */
     const struct clip_packed *packed;
 };
+
+/* Where key 0 of track `tr` has its segment (see rune_clip.seg_stride). */
+static inline uint32_t clip_first_seg(const rune_clip *c, size_t tr)
+{
+    return c->seg_stride == 1 ? c->tracks[tr].first_key : (uint32_t)tr;
+}
 
 /* Bump allocator over a clip's single block: a first pass with a NULL
  * base measures, a second fills. */

@@ -30,7 +30,7 @@ static void layout(packer *p, rune_clip *c, clip_packed *k, const pack_parts *s)
             bool animated = false;
             for (int ch = 0; ch < PACK_CHANNELS; ch++)
                 animated |= s->tracks[t].sub[ch] != PACK_CONSTANT;
-            c->tracks[t] = (clip_track){parent, part, 0, animated ? s->samples : 1u, 0};
+            c->tracks[t] = (clip_track){parent, part, 0, animated ? s->samples : 1u};
         }
     }
     for (size_t i = 0; i < s->marker_count; i++) {

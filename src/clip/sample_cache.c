@@ -113,22 +113,23 @@ static int32_t track_of(const rune_sample_cache *c, size_t i)
  * times that segment holds for. Before the first key a lane sits on the
  * first segment (u clamps to 0); from the last key on, on the last key's
  * segment, which holds still. */
-static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t, float *lo, float *hi)
+static void locate(rune_sample_cache *c, size_t i, size_t track, float t, float *lo, float *hi)
 {
+    const clip_track *tr = &c->clip->tracks[track];
     const float *times = &c->clip->key_time[tr->first_key];
     size_t n = tr->key_count;
-    uint32_t stride = c->clip->seg_stride;
+    uint32_t stride = c->clip->seg_stride, first = clip_first_seg(c->clip, track);
     if (n == 1) {
-        c->key[i] = tr->first_seg;
+        c->key[i] = first;
         return;
     }
     if (!(t >= times[0])) { /* before the first key (or NaN) */
-        c->key[i] = tr->first_seg;
+        c->key[i] = first;
         *hi = times[0] < *hi ? times[0] : *hi;
         return;
     }
     if (t >= times[n - 1]) {
-        c->key[i] = tr->first_seg + (uint32_t)(n - 1) * stride;
+        c->key[i] = first + (uint32_t)(n - 1) * stride;
         *lo = times[n - 1] > *lo ? times[n - 1] : *lo;
         return;
     }
@@ -142,7 +143,7 @@ static void locate(rune_sample_cache *c, size_t i, const clip_track *tr, float t
             b = mid;
     }
     c->seeks++;
-    c->key[i] = tr->first_seg + (uint32_t)a * stride;
+    c->key[i] = first + (uint32_t)a * stride;
     *lo = times[a] > *lo ? times[a] : *lo;
     *hi = times[b] < *hi ? times[b] : *hi;
 }
@@ -182,7 +183,7 @@ static void refill(rune_sample_cache *c, float t)
         }
         int32_t tr = track_of(c, i);
         if (tr >= 0)
-            locate(c, i, &c->clip->tracks[tr], t, &lo, &hi);
+            locate(c, i, (size_t)tr, t, &lo, &hi);
     }
     bool exact = false;
     for (size_t i = 0; c->clip->any_eased && !exact && i < c->lanes; i++)
@@ -198,7 +199,7 @@ void rune_sample_cache_reset(rune_sample_cache *c)
         /* a lane with a track starts on its first key and is located by the
          * next sample; the others stay on the null key, valid at all times */
         int32_t tr = i < c->lanes ? track_of(c, i) : -1;
-        c->key[i] = tr >= 0 ? c->clip->tracks[tr].first_seg : (uint32_t)c->clip->key_count;
+        c->key[i] = tr >= 0 ? clip_first_seg(c->clip, (size_t)tr) : (uint32_t)c->clip->key_count;
     }
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;

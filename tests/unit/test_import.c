@@ -178,6 +178,13 @@ static void import_first_clip(const char *path, imported_clip *x)
     assert_int_equal(rune_pose_init(&x->p, rune_rig_joint_count(x->rig), NULL, NULL), RUNE_OK);
 }
 
+/* Samples the clip at t and checks one channel of joint j (within tol). */
+static void expect_channel(imported_clip *x, float t, const float *channel, int32_t j, float want, float tol)
+{
+    rune_binding_sample(x->b, t, &x->p);
+    assert_float_equal(channel[j], want, tol);
+}
+
 static void imported_clip_free(imported_clip *x)
 {
     rune_pose_release(&x->p);
@@ -199,31 +206,22 @@ static void test_gltf_step_and_cubic(void **state)
     import_first_clip(RUNE_TEST_DATA "/fixtures/steps.gltf", &x);
     int32_t a = rune_rig_find(x.rig, "Root/A"), bj = rune_rig_find(x.rig, "Root/B"), root = rune_rig_find(x.rig, "Root");
     /* A steps exactly (constant easing): still 0 deg at .999 s, 90 at 1 s */
-    rune_binding_sample(x.b, 0.999f, &x.p);
-    assert_true(fabsf(x.p.qw[a] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 1.0f, &x.p);
-    assert_true(fabsf(x.p.qy[a] - 0.70710678f) < 1e-6f);
-    rune_binding_sample(x.b, 1.5f, &x.p);
-    assert_true(fabsf(x.p.qy[a] - 0.70710678f) < 1e-6f);
+    expect_channel(&x, 0.999f, x.p.qw, a, 1.0f, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.qy, a, 0.70710678f, 1e-6f);
+    expect_channel(&x, 1.5f, x.p.qy, a, 0.70710678f, 1e-6f);
     /* B: translation interpolates (x = 1 at .5 s) while its rotation holds
      * 0 deg until the 0.1 ms ramp before 1 s, then 60 deg */
-    rune_binding_sample(x.b, 0.5f, &x.p);
-    assert_true(fabsf(x.p.tx[bj] - 1.0f) < 1e-5f);
-    assert_true(fabsf(x.p.qw[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 0.9998f, &x.p);
-    assert_true(fabsf(x.p.qw[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 1.0f, &x.p);
-    assert_true(fabsf(x.p.qx[bj] - 0.5f) < 1e-5f);
+    expect_channel(&x, 0.5f, x.p.tx, bj, 1.0f, 1e-5f);
+    expect_channel(&x, 0.5f, x.p.qw, bj, 1.0f, 1e-6f);
+    expect_channel(&x, 0.9998f, x.p.qw, bj, 1.0f, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.qx, bj, 0.5f, 1e-5f);
     /* Root: the Hermite curve y(s) = (s^3 - 2s^2 + s) 6 + (-2s^3 + 3s^2) 3,
      * resampled 16 times per interval (s = .25 and .5 are sample points):
      * y(.25) = .140625 * 6 + .15625 * 3 = 1.3125; y(.5) = .125 * 6 + .5 * 3
      * = 2.25 (linear interpolation of the key values would give .75, 1.5) */
-    rune_binding_sample(x.b, 0.25f, &x.p);
-    assert_true(fabsf(x.p.ty[root] - 1.3125f) < 1e-5f);
-    rune_binding_sample(x.b, 0.5f, &x.p);
-    assert_true(fabsf(x.p.ty[root] - 2.25f) < 1e-5f);
-    rune_binding_sample(x.b, 1.0f, &x.p);
-    assert_true(fabsf(x.p.ty[root] - 3.0f) < 1e-5f);
+    expect_channel(&x, 0.25f, x.p.ty, root, 1.3125f, 1e-5f);
+    expect_channel(&x, 0.5f, x.p.ty, root, 2.25f, 1e-5f);
+    expect_channel(&x, 1.0f, x.p.ty, root, 3.0f, 1e-5f);
     imported_clip_free(&x);
 }
 
@@ -239,31 +237,22 @@ static void test_gltf_scale_modes(void **state)
     import_first_clip(RUNE_TEST_DATA "/fixtures/scale_modes.gltf", &x);
     int32_t a = rune_rig_find(x.rig, "Root/A"), bj = rune_rig_find(x.rig, "Root/B"), c = rune_rig_find(x.rig, "Root/C");
     /* A: still 1 at .999 s, 2 from 1 s (linear would give 1.999), 3 at 2 s */
-    rune_binding_sample(x.b, 0.999f, &x.p);
-    assert_true(fabsf(x.p.sx[a] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 1.0f, &x.p);
-    assert_true(fabsf(x.p.sy[a] - 2.0f) < 1e-6f);
-    rune_binding_sample(x.b, 1.5f, &x.p);
-    assert_true(fabsf(x.p.sz[a] - 2.0f) < 1e-6f);
-    rune_binding_sample(x.b, 2.0f, &x.p);
-    assert_true(fabsf(x.p.sx[a] - 3.0f) < 1e-6f);
+    expect_channel(&x, 0.999f, x.p.sx, a, 1.0f, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.sy, a, 2.0f, 1e-6f);
+    expect_channel(&x, 1.5f, x.p.sz, a, 2.0f, 1e-6f);
+    expect_channel(&x, 2.0f, x.p.sx, a, 3.0f, 1e-6f);
     /* B: x(s) = (2s^3 - 3s^2 + 1) + 6 (s^3 - 2s^2 + s) + 4 (-2s^3 + 3s^2):
      * x(.25) = .84375 + .84375 + .625 = 2.3125, x(.5) = .5 + .75 + 2 =
      * 3.25 (linear: 1.75, 2.5); y and z stay 1 */
-    rune_binding_sample(x.b, 0.25f, &x.p);
-    assert_true(fabsf(x.p.sx[bj] - 2.3125f) < 1e-5f);
-    assert_true(fabsf(x.p.sy[bj] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 0.5f, &x.p);
-    assert_true(fabsf(x.p.sx[bj] - 3.25f) < 1e-5f);
+    expect_channel(&x, 0.25f, x.p.sx, bj, 2.3125f, 1e-5f);
+    expect_channel(&x, 0.25f, x.p.sy, bj, 1.0f, 1e-6f);
+    expect_channel(&x, 0.5f, x.p.sx, bj, 3.25f, 1e-5f);
     /* C: translation x 1 at .5 s while the scale holds 1 until the ramp
      * before 1 s, then 2 */
-    rune_binding_sample(x.b, 0.5f, &x.p);
-    assert_true(fabsf(x.p.tx[c] - 1.0f) < 1e-5f);
-    assert_true(fabsf(x.p.sx[c] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 0.9998f, &x.p);
-    assert_true(fabsf(x.p.sx[c] - 1.0f) < 1e-6f);
-    rune_binding_sample(x.b, 1.0f, &x.p);
-    assert_true(fabsf(x.p.sx[c] - 2.0f) < 1e-6f);
+    expect_channel(&x, 0.5f, x.p.tx, c, 1.0f, 1e-5f);
+    expect_channel(&x, 0.5f, x.p.sx, c, 1.0f, 1e-6f);
+    expect_channel(&x, 0.9998f, x.p.sx, c, 1.0f, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.sx, c, 2.0f, 1e-6f);
     imported_clip_free(&x);
 }
 

@@ -17,6 +17,7 @@
  *   build, where compressing whole takes minutes) */
 #include "rune/rune.h"
 #include "rune/import.h"
+#include "unit/test_levels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,28 +113,17 @@ static double check_bound(const char *name, const rune_rig *rig, const rune_clip
     return worst;
 }
 
-/* 2: the two samplers agree; 3: the stored form samples the same bits. */
-static void check_samplers(const char *name, const rune_clip *packed)
+/* 2 and 3 at one kernel level: the batch sampler of `packed` against the
+ * single-track sampler and against the scalar batch sampler of the stored
+ * form read back (`back`, cache cb). */
+static void compare_level(const char *name, const rune_clip *packed, rune_sample_cache *cb, rune_simd_level level)
 {
     size_t tracks = rune_clip_track_count(packed);
-    size_t size = rune_clip_packed_size(packed);
-    void *bytes = malloc(size ? size : 1);
-    rune_clip *back = NULL;
-    rune_error err;
-    CHECK(size > 0 && bytes, "%s: no stored form", name);
-    if (!bytes || !size)
-        return;
-    rune_clip_packed_write(packed, bytes);
-    if (rune_clip_packed_read(bytes, size, NULL, &back, &err)) {
-        CHECK(0, "%s: reading the stored form back: %s", name, err.message);
-        free(bytes);
-        return;
-    }
-    rune_sample_cache *ca = NULL, *cb = NULL;
-    rune_sample_cache_create(packed, RUNE_SIMD_AUTO, NULL, &ca, NULL);
-    rune_sample_cache_create(back, RUNE_SIMD_SCALAR, NULL, &cb, NULL);
     rune_clip_compression z;
     rune_clip_compressed(packed, &z);
+    rune_sample_cache *ca = NULL;
+    rune_sample_cache_create(packed, level, NULL, &ca, NULL);
+    rune_sample_cache_reset(cb);
     double worst = 0.0, level_gap = 0.0;
     for (uint32_t i = 0; i < 2 * z.samples + 2; i++) {
         float t = z.t0 + 0.5f * (float)i * z.dt - z.dt; /* before, on and between samples, and past the end */
@@ -159,8 +149,38 @@ static void check_samplers(const char *name, const rune_clip *packed)
             }
         }
     }
-    CHECK(worst <= 2e-6, "%s: the batch and single-track samplers differ by %g", name, worst);
-    CHECK(level_gap <= 2e-6, "%s: the stored form read back (scalar kernels) differs by %g", name, level_gap);
+    rune_sample_cache_destroy(ca);
+    CHECK(worst <= 2e-6, "%s: %s: the batch and single-track samplers differ by %g", name, rune_simd_name(level),
+          worst);
+    CHECK(level_gap <= 2e-6, "%s: %s against the stored form read back (scalar kernels): %g apart", name,
+          rune_simd_name(level), level_gap);
+}
+
+/* 2: the two samplers agree; 3: the stored form samples the same bits;
+ * both at every kernel level this CPU runs. */
+static void check_samplers(const char *name, const rune_clip *packed)
+{
+    size_t size = rune_clip_packed_size(packed);
+    void *bytes = malloc(size ? size : 1);
+    rune_clip *back = NULL;
+    rune_error err;
+    CHECK(size > 0 && bytes, "%s: no stored form", name);
+    if (!bytes || !size)
+        return;
+    rune_clip_packed_write(packed, bytes);
+    if (rune_clip_packed_read(bytes, size, NULL, &back, &err)) {
+        CHECK(0, "%s: reading the stored form back: %s", name, err.message);
+        free(bytes);
+        return;
+    }
+    rune_sample_cache *cb = NULL;
+    rune_sample_cache_create(back, RUNE_SIMD_SCALAR, NULL, &cb, NULL);
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t level_count = test_levels(levels);
+    for (size_t l = 0; l < level_count; l++)
+        compare_level(name, packed, cb, levels[l]);
+    rune_clip_compression z;
+    rune_clip_compressed(packed, &z);
     rune_clip_compression y;
     CHECK(rune_clip_compressed(back, &y) && y.samples == z.samples && y.max_error == z.max_error &&
               rune_clip_bytes(back) == rune_clip_bytes(packed) && rune_clip_loops(back) == rune_clip_loops(packed) &&
@@ -175,7 +195,6 @@ static void check_samplers(const char *name, const rune_clip *packed)
               "%s: writing the read-back clip gives other bytes", name);
         free(again);
     }
-    rune_sample_cache_destroy(ca);
     rune_sample_cache_destroy(cb);
     rune_clip_destroy(back);
     free(bytes);

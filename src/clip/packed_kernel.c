@@ -1,9 +1,9 @@
 /* The packed clip's sampling kernels, compiled per instruction set like
  * sample_kernel.c: a segment's decoding tables for the animated channels
  * ("entries"); then per frame, over the entries of a chunk, fetch each
- * one's two samples (a load, a shift and a mask a component: 64-bit
- * gathers in the AVX-512 build, 32-bit ones in the AVX2 builds -- the
- * compiler does not form gathers from unaligned loads by itself),
+ * one's two samples (a load, a shift and a mask a component: one 64-bit
+ * gather an entry for all three in the x86 builds -- the compiler does
+ * not form gathers from unaligned loads by itself),
  * dequantize, rebuild a rotation's dropped component, take the shorter
  * arc and nlerp (or lerp), and write each entry's lane; and the copy of
  * the constant channels. */
@@ -92,6 +92,54 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
     }
     return e;
 }
+#elif defined(KERNEL_GATHER_AVX2)
+/* load_wide of the AVX-512 build, 8 entries at a time: compares and
+ * blends stand in for its mask registers, a division masked by hand for
+ * its zero-masked one. */
+static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
+{
+    const clip_packed *p = c->p;
+    const int *wb = (const int *)(const void *)(p->width + at * 3), *lb = (const int *)(const void *)(p->lo + at * 3);
+    const int *hb = (const int *)(const void *)(p->hi + at * 3);
+    const __m256i byte = _mm256_set1_epi32(255), five = _mm256_set1_epi32(31), one = _mm256_set1_epi32(1);
+    const __m256i three = _mm256_set1_epi32(3), zero = _mm256_setzero_si256();
+    const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f), onef = _mm256_set1_ps(1.0f);
+    size_t e = 0;
+    for (; e < c->entries; e += 8) {
+        __m256i sub = _mm256_loadu_si256((const __m256i *)(c->sub + e));
+        __m256i x = _mm256_add_epi32(_mm256_add_epi32(sub, sub), sub);
+        __m256i wv = _mm256_i32gather_epi32(wb, x, 1), lv = _mm256_i32gather_epi32(lb, x, 1);
+        __m256i hv = _mm256_i32gather_epi32(hb, x, 1);
+        __m256i w[3] = {_mm256_and_si256(wv, five), _mm256_and_si256(_mm256_srli_epi32(wv, 8), five),
+                        _mm256_and_si256(_mm256_srli_epi32(wv, 16), five)};
+        __m256i rot = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(c->rotation + e)), zero);
+        __m256i d = _mm256_blendv_epi8(_mm256_srli_epi32(_mm256_and_si256(wv, byte), 6), three, rot);
+        __m256i addr = _mm256_i32gather_epi32((const int *)(const void *)c->sub_bit, sub, 4);
+        _mm256_storeu_si256((__m256i *)(s->stride + e), _mm256_add_epi32(_mm256_add_epi32(w[0], w[1]), w[2]));
+        _mm256_storeu_si256((__m256i *)(s->dropped + e), d);
+        for (int m = 0; m < 3; m++) {
+            /* component m, or m + 1 from the dropped one on (d <= m) */
+            __m256 up = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(m + 1), d));
+            __m256 cmin = _mm256_blendv_ps(_mm256_loadu_ps(c->range[m] + e), _mm256_loadu_ps(c->range[m + 1] + e), up);
+            __m256 cext = _mm256_blendv_ps(_mm256_loadu_ps(c->range[4 + m] + e), _mm256_loadu_ps(c->range[5 + m] + e),
+                                           up);
+            __m256 lo = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(lv, 8 * m), byte));
+            __m256 hi = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(hv, 8 * m), byte));
+            __m256 base = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(lo, k255)));
+            __m256 ext = _mm256_mul_ps(cext, _mm256_mul_ps(_mm256_sub_ps(hi, lo), k255));
+            __m256i q = _mm256_sub_epi32(_mm256_sllv_epi32(one, w[m]), one);
+            /* 1 / (2^w - 1) as the table holds it (0 for width 0) */
+            __m256 nonzero = _mm256_castsi256_ps(_mm256_cmpgt_epi32(q, zero));
+            __m256 inv = _mm256_and_ps(nonzero, _mm256_div_ps(onef, _mm256_cvtepi32_ps(q)));
+            _mm256_storeu_si256((__m256i *)(s->addr[m] + e), addr);
+            _mm256_storeu_si256((__m256i *)(s->mask[m] + e), q);
+            _mm256_storeu_ps(s->base[m] + e, base);
+            _mm256_storeu_ps(s->scale[m] + e, _mm256_mul_ps(ext, inv));
+            addr = _mm256_add_epi32(addr, w[m]);
+        }
+    }
+    return e;
+}
 #endif
 
 void KERNEL(rune__pack_load)(pack_cursor *c, pack_entries *s, uint32_t g)
@@ -103,7 +151,7 @@ void KERNEL(rune__pack_load)(pack_cursor *c, pack_entries *s, uint32_t g)
         c->sub_bit[a] = bit;
         bit += 8u * PACK_SUB_BYTES(&p->width[(at + a) * 3]);
     }
-#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+#if defined(KERNEL_GATHER_AVX2)
     e = load_wide(c, s, at);
 #endif
     load_scalar(c, s, at, e, c->entries);
@@ -111,6 +159,18 @@ void KERNEL(rune__pack_load)(pack_cursor *c, pack_entries *s, uint32_t g)
 
 /* Entries at a time: the values live on the stack. */
 #define BLOCK 64
+
+#if defined(KERNEL_GATHER_AVX2)
+/* base + scale q, the scalar loop's arithmetic (fused in the FMA builds) */
+static inline __m256 dequantize8(__m256 base, __m256 scale, __m256i q)
+{
+#if defined(__FMA__)
+    return _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(q), base);
+#else
+    return _mm256_add_ps(base, _mm256_mul_ps(scale, _mm256_cvtepi32_ps(q)));
+#endif
+}
+#endif
 
 /* One component of entries [0, n) at sample j: the integer at bit
  * addr + j stride, masked, times scale plus base. */
@@ -136,12 +196,7 @@ static void decode_component(const uint8_t *data, const uint32_t *addr, const ui
         __m256i w = _mm256_i32gather_epi32((const int *)(const void *)data, _mm256_srli_epi32(bit, 3), 1);
         w = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_and_si256(bit, seven8)),
                              _mm256_loadu_si256((const __m256i *)(mask + i)));
-        __m256 q = _mm256_cvtepi32_ps(w);
-#if defined(__FMA__)
-        _mm256_storeu_ps(out + i, _mm256_fmadd_ps(_mm256_loadu_ps(scale + i), q, _mm256_loadu_ps(base + i)));
-#else
-        _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_loadu_ps(base + i), _mm256_mul_ps(_mm256_loadu_ps(scale + i), q)));
-#endif
+        _mm256_storeu_ps(out + i, dequantize8(_mm256_loadu_ps(base + i), _mm256_loadu_ps(scale + i), w));
     }
 #endif
     for (; i < n; i++) {
@@ -151,25 +206,42 @@ static void decode_component(const uint8_t *data, const uint32_t *addr, const ui
     }
 }
 
-#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+#if defined(KERNEL_GATHER_AVX2)
 /* Entries [e, e + 8) at sample j, all three components from one 64-bit
  * gather an entry (a sample's integers are adjacent: 57 bits at most,
  * which the caller checked): a third of the elements the 32-bit gathers
- * move, and gathers cost by the element. */
+ * move, and gathers cost by the element. AVX-512 gathers the 8 at once;
+ * AVX2 in two halves of 4, whose low words a permute packs back. */
 static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t i,
                          float v[3][BLOCK])
 {
     __m256i a0 = _mm256_loadu_si256((const __m256i *)(s->addr[0] + e));
     __m256i bit = _mm256_add_epi32(a0, _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(s->stride + e)),
                                                           _mm256_set1_epi32((int)j)));
-    __m512i q = _mm512_i32gather_epi64(_mm256_srli_epi32(bit, 3), (const void *)data, 1);
-    q = _mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(_mm256_and_si256(bit, _mm256_set1_epi32(7))));
+    __m256i byte = _mm256_srli_epi32(bit, 3), first = _mm256_and_si256(bit, _mm256_set1_epi32(7));
+#if defined(__AVX512F__)
+    __m512i q = _mm512_i32gather_epi64(byte, (const void *)data, 1);
+    q = _mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(first));
+#else
+    const long long *base = (const long long *)(const void *)data;
+    __m256i q[2] = {_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1),
+                    _mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1)};
+    q[0] = _mm256_srlv_epi64(q[0], _mm256_cvtepu32_epi64(_mm256_castsi256_si128(first)));
+    q[1] = _mm256_srlv_epi64(q[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(first, 1)));
+    const __m256i low_words = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+#endif
     for (int c = 0; c < 3; c++) {
         __m256i shift = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(s->addr[c] + e)), a0);
+#if defined(__AVX512F__)
         __m256i w = _mm512_cvtepi64_epi32(_mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(shift)));
+#else
+        __m256i lo = _mm256_srlv_epi64(q[0], _mm256_cvtepu32_epi64(_mm256_castsi256_si128(shift)));
+        __m256i hi = _mm256_srlv_epi64(q[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(shift, 1)));
+        /* the low word of each 64-bit lane: lo's at even, hi's at odd places, then in order */
+        __m256i w = _mm256_permutevar8x32_epi32(_mm256_blend_epi32(lo, _mm256_slli_epi64(hi, 32), 0xAA), low_words);
+#endif
         w = _mm256_and_si256(w, _mm256_loadu_si256((const __m256i *)(s->mask[c] + e)));
-        _mm256_storeu_ps(v[c] + i, _mm256_fmadd_ps(_mm256_loadu_ps(s->scale[c] + e), _mm256_cvtepi32_ps(w),
-                                                   _mm256_loadu_ps(s->base[c] + e)));
+        _mm256_storeu_ps(v[c] + i, dequantize8(_mm256_loadu_ps(s->base[c] + e), _mm256_loadu_ps(s->scale[c] + e), w));
     }
 }
 #endif
@@ -179,7 +251,7 @@ static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, u
                          float v[3][BLOCK])
 {
     size_t i = 0;
-#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+#if defined(KERNEL_GATHER_AVX2)
     /* blocks of 8 whose samples fit 57 bits (all but very fine precisions) */
     for (; i + 8 <= n; i += 8) {
         __m256i stride = _mm256_loadu_si256((const __m256i *)(s->stride + e + i));

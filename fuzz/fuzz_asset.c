@@ -31,11 +31,18 @@ static void exercise(const rune_asset *a)
                 check_finite(&s.t.x, sizeof s / sizeof(float));
             }
     }
-    for (size_t i = 0; i < rune_asset_clip_count(a); i++) { /* the batch sampler (compressed clips' kernels) */
+    /* the batch sampler (compressed clips' kernels), each clip on one of
+     * the kernel levels this CPU runs, in turn */
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t level_count = 0;
+    for (int l = RUNE_SIMD_SCALAR; l < RUNE_SIMD_LEVEL_COUNT; l++)
+        if (rune_simd_supported((rune_simd_level)l))
+            levels[level_count++] = (rune_simd_level)l;
+    for (size_t i = 0; i < rune_asset_clip_count(a); i++) {
         rune_sample_cache *cache;
         const rune_clip *c = rune_asset_clip(a, i);
         size_t tracks = rune_clip_track_count(c);
-        if (rune_sample_cache_create(c, RUNE_SIMD_AUTO, NULL, &cache, NULL))
+        if (rune_sample_cache_create(c, levels[(i + tracks) % level_count], NULL, &cache, NULL))
             continue;
         for (int k = -1; k < 6; k++)
             for (size_t first = 0; first < tracks; first += RUNE_SAMPLE_CHUNK) {

@@ -292,13 +292,15 @@ void timeline_free(timeline *t)
     memset(t, 0, sizeof *t);
 }
 
-/* A .rune asset played as a scenario: its rig, its first clip once at
- * 30 frames a second (assets resolve beside the file). */
-static rune_scenario *asset_scenario(const char *file, char *msg, size_t msg_size, int *rc)
+/* A .rune asset (its bytes, already read) played as a scenario: its rig,
+ * its first clip once at 30 frames a second (assets resolve beside the
+ * file). */
+static rune_scenario *asset_scenario(const char *file, const char *data, size_t size, char *msg, size_t msg_size,
+                                     int *rc)
 {
     rune_asset *a;
     rune_error err = {0};
-    rune_status st = rune_asset_load_file(file, NULL, &a, &err);
+    rune_status st = rune_asset_load_memory(data, size, file, NULL, &a, &err);
     if (st) {
         snprintf(msg, msg_size, "%s", err.message);
         *rc = cli_exit_for(st);
@@ -365,7 +367,7 @@ rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t ms
         snprintf(msg, msg_size, "<stdin>: not a scenario (assets are given by file name)");
         *rc = EXIT_INPUT;
     } else {
-        s = kind == CLI_INPUT_ASSET ? asset_scenario(file, msg, msg_size, rc)
+        s = kind == CLI_INPUT_ASSET ? asset_scenario(file, data, size, msg, msg_size, rc)
                                     : import_scenario(file, msg, msg_size, rc);
     }
     free(data);

@@ -354,42 +354,44 @@ static void test_sample_cache_matches_sampler(void **state)
 {
     (void)state;
     for (int flags = 0; flags < 4; flags++) {
-    rune_clip *clip = random_clip(flags);
-    assert_true(rune_clip_has_scale(clip) == ((flags & RANDOM_SCALED) != 0));
-    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
-    size_t count = test_levels(levels);
-    for (size_t l = 0; l < count; l++) {
-        float worst = 0.0f;
-        rune_sample_cache *cache;
-        assert_int_equal(rune_sample_cache_create(clip, levels[l], NULL, &cache, NULL), RUNE_OK);
-        /* forward play, a seek back, times before and after the keys */
-        for (int step = 0; step < 400; step++) {
-            float t = step < 300 ? (float)step * 0.0071f : (step < 350 ? 0.4f + (float)(step - 300) * 0.013f : -0.5f + (float)(step - 350) * 0.06f);
-            rune_sample_chunk s;
-            /* 37 tracks: one chunk; also sample a chunk past the end (ignored) */
-            rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &s);
-            rune_sample_cache_sample(cache, t, RUNE_SAMPLE_CHUNK, RUNE_SAMPLE_CHUNK, &s);
-            for (size_t k = 0; k < rune_sample_cache_lane_count(cache); k++) {
-                rune_key_sample e;
-                rune_clip_sample_track(clip, k, t, &e);
-                float d[13] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
-                               s.mask[k] - e.mask_weight, s.coverage[k] - e.coverage,
-                               (s.scaled ? s.sx[k] : 1.0f) - e.s.x, (s.scaled ? s.sy[k] : 1.0f) - e.s.y,
-                               (s.scaled ? s.sz[k] : 1.0f) - e.s.z};
-                rune_quat q = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
-                float sign = rune_q_dot(q, e.r) < 0 ? -1.0f : 1.0f;
-                d[9] = sign * q.x - e.r.x, d[10] = sign * q.y - e.r.y, d[11] = sign * q.z - e.r.z,
-                d[12] = sign * q.w - e.r.w;
-                for (int i = 0; i < 13; i++)
-                    worst = fmaxf(worst, fabsf(d[i]));
+        rune_clip *clip = random_clip(flags);
+        assert_true(rune_clip_has_scale(clip) == ((flags & RANDOM_SCALED) != 0));
+        rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+        size_t count = test_levels(levels);
+        for (size_t l = 0; l < count; l++) {
+            float worst = 0.0f;
+            rune_sample_cache *cache;
+            assert_int_equal(rune_sample_cache_create(clip, levels[l], NULL, &cache, NULL), RUNE_OK);
+            /* forward play, a seek back, times before and after the keys */
+            for (int step = 0; step < 400; step++) {
+                float t = step < 300   ? (float)step * 0.0071f
+                          : step < 350 ? 0.4f + (float)(step - 300) * 0.013f
+                                       : -0.5f + (float)(step - 350) * 0.06f;
+                rune_sample_chunk s;
+                /* 37 tracks: one chunk; also sample a chunk past the end (ignored) */
+                rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &s);
+                rune_sample_cache_sample(cache, t, RUNE_SAMPLE_CHUNK, RUNE_SAMPLE_CHUNK, &s);
+                for (size_t k = 0; k < rune_sample_cache_lane_count(cache); k++) {
+                    rune_key_sample e;
+                    rune_clip_sample_track(clip, k, t, &e);
+                    float d[13] = {s.x[k] - e.t.x, s.y[k] - e.t.y, s.z[k] - e.t.z, s.weight[k] - e.weight,
+                                   s.mask[k] - e.mask_weight, s.coverage[k] - e.coverage,
+                                   (s.scaled ? s.sx[k] : 1.0f) - e.s.x, (s.scaled ? s.sy[k] : 1.0f) - e.s.y,
+                                   (s.scaled ? s.sz[k] : 1.0f) - e.s.z};
+                    rune_quat q = rune_q(s.qx[k], s.qy[k], s.qz[k], s.qw[k]);
+                    float sign = rune_q_dot(q, e.r) < 0 ? -1.0f : 1.0f;
+                    d[9] = sign * q.x - e.r.x, d[10] = sign * q.y - e.r.y, d[11] = sign * q.z - e.r.z,
+                    d[12] = sign * q.w - e.r.w;
+                    for (int i = 0; i < 13; i++)
+                        worst = fmaxf(worst, fabsf(d[i]));
+                }
             }
+            print_message("sample cache %s (got %s): max difference %.3g\n", rune_simd_name(levels[l]),
+                          rune_simd_name(rune_sample_cache_level(cache)), worst);
+            assert_true(worst <= 1e-6f);
+            rune_sample_cache_destroy(cache);
         }
-        print_message("sample cache %s (got %s): max difference %.3g\n", rune_simd_name(levels[l]),
-                      rune_simd_name(rune_sample_cache_level(cache)), worst);
-        assert_true(worst <= 1e-6f);
-        rune_sample_cache_destroy(cache);
-    }
-    rune_clip_destroy(clip);
+        rune_clip_destroy(clip);
     }
 }
 
@@ -440,29 +442,29 @@ static void test_sample_cache_cursors(void **state)
 {
     (void)state;
     for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
-    rune_clip *clip = random_clip(flags);
-    rune_sample_cache *cache;
-    assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
-    /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
-     * cursor steps, never by search (the first fill is a search per track) */
-    rune_sample_chunk s;
-    rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
-    size_t after_fill = rune_sample_cache_seeks(cache);
-    for (int f = 1; f < 120; f++)
-        rune_sample_cache_sample(cache, (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
-    assert_int_equal(rune_sample_cache_seeks(cache), after_fill);
-    /* a jump back is a seek */
-    rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &s);
-    assert_true(rune_sample_cache_seeks(cache) > after_fill);
-    /* reset forgets the cursors: the same samples follow */
-    rune_sample_chunk again;
-    rune_sample_cache_reset(cache);
-    rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &again);
-    size_t lanes = rune_sample_cache_lane_count(cache);
-    assert_memory_equal(s.x, again.x, lanes * sizeof *s.x);
-    assert_memory_equal(s.qw, again.qw, lanes * sizeof *s.qw);
-    rune_sample_cache_destroy(cache);
-    rune_clip_destroy(clip);
+        rune_clip *clip = random_clip(flags);
+        rune_sample_cache *cache;
+        assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+        /* steady 60 Hz playback over keys at 30 Hz: intervals advance by
+         * cursor steps, never by search (the first fill is a search per track) */
+        rune_sample_chunk s;
+        rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+        size_t after_fill = rune_sample_cache_seeks(cache);
+        for (int f = 1; f < 120; f++)
+            rune_sample_cache_sample(cache, (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+        assert_int_equal(rune_sample_cache_seeks(cache), after_fill);
+        /* a jump back is a seek */
+        rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &s);
+        assert_true(rune_sample_cache_seeks(cache) > after_fill);
+        /* reset forgets the cursors: the same samples follow */
+        rune_sample_chunk again;
+        rune_sample_cache_reset(cache);
+        rune_sample_cache_sample(cache, 0.5f, 0, RUNE_SAMPLE_CHUNK, &again);
+        size_t lanes = rune_sample_cache_lane_count(cache);
+        assert_memory_equal(s.x, again.x, lanes * sizeof *s.x);
+        assert_memory_equal(s.qw, again.qw, lanes * sizeof *s.qw);
+        rune_sample_cache_destroy(cache);
+        rune_clip_destroy(clip);
     }
 }
 
@@ -562,19 +564,19 @@ static void test_sample_cache_steps(void **state)
 {
     (void)state;
     for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
-    rune_clip *clip = random_clip(flags); /* keys every 1/30 s over 2 s */
-    rune_sample_cache *cache;
-    assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
-    rune_sample_chunk s;
-    rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
-    size_t seeks = rune_sample_cache_seeks(cache);
-    for (int f = 1; f <= 20; f++) /* 0.09 s a frame: two or three keys */
-        rune_sample_cache_sample(cache, (float)f * 0.09f, 0, RUNE_SAMPLE_CHUNK, &s);
-    for (int f = 1; f <= 100; f++) /* back from 1.8 s at 60 Hz */
-        rune_sample_cache_sample(cache, 1.8f - (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
-    assert_int_equal(rune_sample_cache_seeks(cache), seeks);
-    rune_sample_cache_destroy(cache);
-    rune_clip_destroy(clip);
+        rune_clip *clip = random_clip(flags); /* keys every 1/30 s over 2 s */
+        rune_sample_cache *cache;
+        assert_int_equal(rune_sample_cache_create(clip, RUNE_SIMD_AUTO, NULL, &cache, NULL), RUNE_OK);
+        rune_sample_chunk s;
+        rune_sample_cache_sample(cache, 0.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+        size_t seeks = rune_sample_cache_seeks(cache);
+        for (int f = 1; f <= 20; f++) /* 0.09 s a frame: two or three keys */
+            rune_sample_cache_sample(cache, (float)f * 0.09f, 0, RUNE_SAMPLE_CHUNK, &s);
+        for (int f = 1; f <= 100; f++) /* back from 1.8 s at 60 Hz */
+            rune_sample_cache_sample(cache, 1.8f - (float)f / 60.0f, 0, RUNE_SAMPLE_CHUNK, &s);
+        assert_int_equal(rune_sample_cache_seeks(cache), seeks);
+        rune_sample_cache_destroy(cache);
+        rune_clip_destroy(clip);
     }
 }
 

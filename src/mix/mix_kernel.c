@@ -11,6 +11,15 @@
 /* Largest additive scale ratio (layer / reference). */
 #define MAX_RATIO 1e6f
 
+/* A sample's share of a lane: clamp(weight * coverage, 0, 1), shares too
+ * small to show counting as none (a denormal share would make the mean's
+ * 1 / sum overflow). */
+static inline float lane_share(float weight, float c)
+{
+    float share = weight * c;
+    return share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+}
+
 /* The scale sums of accumulate: from the sums of shares when no scaled
  * sample came before (every scale was 1), then share * scale (an
  * unscaled view's scale channels read as 1). Runs before the main loop
@@ -22,8 +31,7 @@ static void accumulate_scale(const mix_view *acc, const mix_view *s, float weigh
     if (first || !acc->scaled) { /* the scale sums so far are the shares so far */
 #pragma omp simd
         for (size_t i = 0; i < n; i++) {
-            float share = weight * c[i];
-            share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+            float share = lane_share(weight, c[i]);
             float before = first ? 0.0f : ac[i];
             asx[i] = before + share * sx[i];
             asy[i] = before + share * sy[i];
@@ -33,8 +41,7 @@ static void accumulate_scale(const mix_view *acc, const mix_view *s, float weigh
     }
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float share = weight * c[i];
-        share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+        float share = lane_share(weight, c[i]);
         asx[i] += share * sx[i];
         asy[i] += share * sy[i];
         asz[i] += share * sz[i];
@@ -51,8 +58,7 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
     if (first) { /* the sums start here: nothing to read or align to */
 #pragma omp simd
         for (size_t i = 0; i < n; i++) {
-            float share = weight * c[i];
-            share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+            float share = lane_share(weight, c[i]);
             aqx[i] = share * qx[i];
             aqy[i] = share * qy[i];
             aqz[i] = share * qz[i];
@@ -66,10 +72,7 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
     }
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float share = weight * c[i];
-        /* shares too small to show are none: a denormal share would make
-         * the mean's 1 / sum overflow */
-        share = share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
+        float share = lane_share(weight, c[i]);
         float d = aqx[i] * qx[i] + aqy[i] * qy[i] + aqz[i] * qz[i] + aqw[i] * qw[i];
         float ss = d < 0.0f ? -share : share; /* hemisphere alignment as a select */
         aqx[i] += ss * qx[i];
@@ -81,14 +84,6 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
         az[i] += share * z[i];
         ac[i] += share;
     }
-}
-
-/* A sample's share of a lane: clamp(weight * coverage, 0, 1), shares too
- * small to show counting as none. */
-static inline float lane_share(float weight, float c)
-{
-    float share = weight * c;
-    return share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
 }
 
 void KERNEL(rune__mix_accumulate2)(const mix_view *acc, const mix_view *a, float wa, const mix_view *b, float wb,

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
+packages=(build-essential cmake pkg-config python3 clang libclang-rt-14-dev
           libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels
           fonts-dejavu-core)
 if [ "${1:-}" = "--dev" ]; then

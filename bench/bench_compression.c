@@ -5,6 +5,7 @@
  * 01_01 forward and at random times beside the same clip exact, in one
  * run. Compressing takes seconds a clip: --quick keeps 01_01 only. */
 #include "bench.h"
+#include "rune/compress.h"
 #include "rune/import.h"
 
 #include <stdio.h>

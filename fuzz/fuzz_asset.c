@@ -6,7 +6,7 @@
  * clips sample finite values and whose rig's matrices are finite. Never a
  * crash, a leak or a hang (-timeout in run.sh). */
 #include "rune/rune.h"
-#include "../src/io/asset_format.h"
+#include "../src/asset/asset_format.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * data URIs, GLB chunks) on arbitrary bytes written as a .gltf or .glb file.
  * assimp's glTF loader is not involved: its bugs are not ours to find here. */
 #define _POSIX_C_SOURCE 200809L /* getpid */
-#include "../src/io/gltf_interpolation.h"
+#include "../src/import/gltf_interpolation.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -16,6 +16,7 @@
  *   clips only; --frames: each file's first N frames, for the sanitizer
  *   build, where compressing whole takes minutes) */
 #include "rune/rune.h"
+#include "rune/compress.h"
 #include "rune/import.h"
 #include "unit/test_levels.h"
 

@@ -24,22 +24,23 @@ cmake -S "$here/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" >"$work
 cmake --build "$work/cmake" >>"$work/cmake.log"
 "$work/cmake/consumer" "$scenario"
 
-# 2. pkg-config (rune-io when it was installed, else rune)
+# 2. pkg-config (rune-io when it was installed, else rune; rune-compress)
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-module=rune
+module="rune rune-compress"
 defs=""
 if pkg-config --exists rune-io; then
-  module=rune-io
+  module="rune-io rune-compress"
   defs="-DRUNE_CONSUMER_IO=1"
 fi
-# shellcheck disable=SC2046
-cc -std=c11 $defs $(pkg-config --cflags "$module") "$here/consumer/consumer.c" -o "$work/consumer-pc" \
-  $(pkg-config --libs "$module")
+# shellcheck disable=SC2046,SC2086
+cc -std=c11 $defs $(pkg-config --cflags $module) "$here/consumer/consumer.c" -o "$work/consumer-pc" \
+  $(pkg-config --libs $module)
 "$work/consumer-pc" "$scenario"
 
 # 3. the installed headers from C++ (C linkage, no C-only constructs)
 if command -v c++ >/dev/null 2>&1; then
-  headers="#include <rune/rune.h>"
+  headers="#include <rune/rune.h>
+#include <rune/compress.h>"
   [ -e "$prefix/include/rune/io.h" ] && headers="$headers
 #include <rune/io.h>"
   [ -e "$prefix/include/rune/import.h" ] && headers="$headers

@@ -14,9 +14,9 @@
 RUNE_BEGIN_DECLS
 
 #define RUNE_VERSION_MAJOR 0
-#define RUNE_VERSION_MINOR 2
+#define RUNE_VERSION_MINOR 3
 #define RUNE_VERSION_PATCH 0
-#define RUNE_VERSION_STRING "0.2.0"
+#define RUNE_VERSION_STRING "0.3.0"
 
 /** Result of every fallible call. RUNE_OK is zero. */
 typedef enum rune_status {

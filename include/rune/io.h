@@ -7,6 +7,8 @@
 #ifndef RUNE_IO_H
 #define RUNE_IO_H
 
+#include <stdio.h>
+
 #include "rune/base.h"
 #include "rune/rig.h"
 #include "rune/clip.h"
@@ -233,6 +235,24 @@ typedef rune_status (*rune_frame_fn)(void *user, const rune_frame_report *report
  * the caller"). Memory does not grow with the number of frames. */
 RUNE_API rune_status rune_scenario_run(const rune_scenario *scenario, const rune_allocator *alloc, rune_frame_fn fn,
                               void *user, rune_error *err);
+
+/** A rig and clips as descriptions (what an import holds), to be written
+ * as a scenario document. */
+typedef struct rune_document_desc {
+    const char *source;             /**< names the input in error messages */
+    const rune_joint_desc *joints;  /**< parent-first */
+    size_t joint_count;
+    const rune_sequence_desc *clips;
+    size_t clip_count;
+    int32_t root_joint;             /**< root-motion joint, or -1: "root_motion": false */
+} rune_document_desc;
+
+/** Writes a scenario document (docs/scenario.md): the rig, every clip
+ * (floats with 9 significant digits, so they read back exactly; one line a
+ * joint and a keyframe, so a mocap clip stays megabytes and diffs by line)
+ * and a timeline that plays the first clip once at 30 frames per second.
+ * RUNE_E_IO ("SOURCE: cannot write the scenario") when a write fails. */
+RUNE_API rune_status rune_scenario_write(const rune_document_desc *doc, FILE *f, rune_error *err);
 
 RUNE_END_DECLS
 

@@ -192,28 +192,9 @@ RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *p
 RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 
 /** Height of a rig: the largest side of the box around its joints at
- * rest (0 without joints). Compression derives its defaults from it. */
+ * rest (0 without joints). Compression (rune/compress.h) derives its
+ * defaults from it. */
 RUNE_API float rune_rig_height(const rune_rig *rig);
-
-/** Settings of rune_clip_compress; 0 takes the default. */
-typedef struct rune_compress_settings {
-    float precision; /**< largest error allowed, in rig units; default rune_rig_height / 18000 (0.01 cm on 1.8 m) */
-    float shell;     /**< virtual vertices' distance from each joint; default rune_rig_height / 60 (3 cm on 1.8 m) */
-} rune_compress_settings;
-
-/** Compresses a clip for a rig (docs/format.md, "Compressed clips"): every
- * track is sampled on the clip's key grid and quantized with as few bits
- * as keep, for every joint of the rig and every sample, the virtual
- * vertices at `shell` from the joint within `precision` of where the
- * exact clip puts them in model space (tracks the rig lacks: in their own
- * space). The new clip samples from the compressed data directly.
- * Fails (RUNE_E_INVALID, the message says why; keep the clip as it is)
- * when the clip has eased keys, keys off one uniform grid, or weights
- * that change along a track, or when the rig has no height and the
- * settings give no precision or shell. */
-RUNE_API rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig,
-                                        const rune_compress_settings *settings, const rune_allocator *alloc,
-                                        rune_clip **out, rune_error *err);
 
 /** Which joint each track of a clip drives on one rig layout. */
 typedef struct rune_binding rune_binding;

@@ -1,6 +1,8 @@
-/* Layout of a character, shared by its files: plays and lookups
- * (character.c), the frame (character_update.c), root travel
- * (character_root.c) and the batch (character_batch.c). */
+/* Layout of a character, shared by its files: creation and outputs
+ * (character.c), plays (character_plays.c), graphs (character_graphs.c),
+ * controls (character_controls.c), views (character_sources.c), the frame
+ * (character_update.c), root travel (character_root.c) and the batch
+ * (character_batch.c). */
 #ifndef RUNE_SRC_CHARACTER_INTERNAL_H
 #define RUNE_SRC_CHARACTER_INTERNAL_H
 
@@ -55,6 +57,33 @@ struct rune_character {
     bool matrices_fresh;
     rune_mat4 *matrices;
 };
+
+/* The live motion run or graph instance with a handle, or NULL. */
+static inline motion_run *live_motion(const rune_character *ch, uint32_t handle)
+{
+    for (size_t i = 0; i < ch->live_motion_count; i++)
+        if (ch->motions[ch->live_motions[i]].handle == handle)
+            return &ch->motions[ch->live_motions[i]];
+    return NULL;
+}
+
+static inline graph_run *live_graph(const rune_character *ch, uint32_t handle)
+{
+    for (size_t i = 0; i < ch->live_graph_count; i++)
+        if (ch->graphs[ch->live_graphs[i]].handle == handle)
+            return &ch->graphs[ch->live_graphs[i]];
+    return NULL;
+}
+
+static inline rune_play_params rune__play_params_or_defaults(const rune_play_params *p)
+{
+    return p ? *p : rune_play_defaults();
+}
+
+/* Room for one more live run: its place in the live list and a slot among
+ * the frame's extra contributions (warm-up growth, all or nothing;
+ * character_plays.c). */
+bool rune__character_reserve_live(rune_character *ch, size_t **live, size_t *live_cap, size_t live_count);
 
 /* Hints for the batch loop, issued for characters two and one ahead of
  * the current one: the character itself first, then (its pointers now at

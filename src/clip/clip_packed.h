@@ -207,9 +207,9 @@ typedef struct pack_parts {
 } pack_parts;
 
 /* Builds the clip; checks nothing the caller has not (the reader
- * validates first). */
-rune_status rune__clip_assemble(const pack_parts *parts, const rune_allocator *alloc, rune_clip **out,
-                                rune_error *err);
+ * validates first). Exported for the compressor (rune_compress). */
+RUNE_API rune_status rune__clip_assemble(const pack_parts *parts, const rune_allocator *alloc, rune_clip **out,
+                                         rune_error *err);
 
 /* The packed data of a clip (NULL when it holds keys). */
 const clip_packed *rune__clip_packed(const rune_clip *clip);

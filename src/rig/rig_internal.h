@@ -20,4 +20,11 @@ typedef struct rig_frame_lanes {
 
 void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *out);
 
+/* Grows a box by a pose's joints in model space (m: room for the joints'
+ * matrices); the largest side of a box (0 when empty or not finite).
+ * Exported for the compressor (rune_compress), which measures the box a
+ * clip sweeps. */
+RUNE_API void rune__rig_grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3]);
+RUNE_API float rune__rig_box_height(const float lo[3], const float hi[3]);
+
 #endif

@@ -1,8 +1,10 @@
 /* A program that uses an installed rune, as a new user's would: a rig and
- * a clip built through the API, a character playing it, and (with
- * RUNE_CONSUMER_IO) a scenario document run through rune_io. Exits 0 when
- * the arm moved where the clip says. */
+ * a clip built through the API, a character playing it, the clip
+ * compressed through rune_compress, and (with RUNE_CONSUMER_IO) a scenario
+ * document run through rune_io. Exits 0 when the arm moved where the clip
+ * says and the compressed clip came back compressed. */
 #include <rune/rune.h>
+#include <rune/compress.h>
 #ifdef RUNE_CONSUMER_IO
 #include <rune/io.h>
 #endif
@@ -37,8 +39,19 @@ int main(int argc, char **argv)
     float x = rune_character_pose(ch)->tx[1]; /* half way: 1 */
     printf("rune %s: Root/Arm x = %g after 0.5 s\n", RUNE_VERSION_STRING, (double)x);
     rune_character_destroy(ch);
-    rune_library_destroy(lib);
     int rc = fabsf(x - 1.0f) < 1e-6f ? 0 : 1;
+    /* offline: the same clip compressed for the library's rig */
+    rune_clip *exact = NULL, *packed = NULL;
+    if (rune_clip_compile(&clip, NULL, &exact, &err) ||
+        rune_clip_compress(exact, rune_library_rig(lib), NULL, NULL, &packed, &err)) {
+        fprintf(stderr, "consumer: %s\n", err.message);
+        return 1;
+    }
+    rc |= rune_clip_compressed(packed, NULL) ? 0 : 1;
+    printf("compressed %s: %zu bytes\n", rune_clip_id(packed), rune_clip_bytes(packed));
+    rune_clip_destroy(packed);
+    rune_clip_destroy(exact);
+    rune_library_destroy(lib);
 #ifdef RUNE_CONSUMER_IO
     if (argc > 1) {
         rune_scenario *s;

@@ -1,4 +1,4 @@
-/* Unit tests of the .rune asset (src/io/asset_*.c): a rig and clips
+/* Unit tests of the .rune asset (src/asset): a rig and clips
  * written and read back equal the originals bit for bit (frames, keys,
  * samples); every truncation and every corrupted byte is an error naming
  * a section, or (checksum recomputed) a load whose samples stay finite;
@@ -15,7 +15,7 @@
 #include "rune/rune.h"
 #include "counting_alloc.h"
 #include "test_random.h"
-#include "../../src/io/asset_format.h"
+#include "../../src/asset/asset_format.h"
 
 /* A rig whose part names repeat under different parents ("Arm" under
  * "Left" and "Right", so their children name parents "Left/Arm"), a

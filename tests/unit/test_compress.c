@@ -1,4 +1,4 @@
-/* Unit tests of clip compression (src/rig/clip_compress.c, src/clip/clip_pack*.c,
+/* Unit tests of clip compression (src/compress/clip_compress.c, src/clip/clip_pack*.c,
  * packed_*.c): the bound on a hand-made chain, what stays exact (constant
  * channels, weights, markers), the clips that cannot compress and why,
  * the stored form's damage checks, allocation failures, and a compressed
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "rune/rune.h"
+#include "rune/compress.h"
 #include "counting_alloc.h"
 
 /* Root at the origin, Arm 1 unit up, Hand 1 unit further: a chain whose

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "rune/asset.h"
+#include "rune/compress.h"
 #include "rune/import.h"
 
 #include <errno.h>

@@ -2,8 +2,8 @@
  * of panels on one time axis -- skeleton snapshots, joint rotation and
  * translation, weights, graph states, signals, root-motion path, blend
  * spaces, a coverage heat map -- chosen with --panels. render_sheet.c lays
- * out the page and shares the drawing helpers; render_panels.c draws each
- * panel. */
+ * out the page, render_panels.c draws each panel, render_draw.c holds the
+ * drawing helpers both use. */
 #ifndef RUNE_TOOL_RENDER_SHEET_H
 #define RUNE_TOOL_RENDER_SHEET_H
 
@@ -46,7 +46,7 @@ typedef struct sheet_opts {
 int sheet_render(const timeline *t, const sheet_opts *o, FILE *out, const char *name, bool svg, char *err,
                  size_t err_size);
 
-/* ---- shared by the panels (render_sheet.c) ----------------------------- */
+/* ---- shared by the page and the panels (render_draw.c) ----------------- */
 
 typedef struct box {
     double x, y, w, h;

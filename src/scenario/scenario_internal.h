@@ -1,7 +1,7 @@
 /* The allocation that holds a loaded scenario: the public struct first, so
  * a rune_scenario pointer is also the box pointer. */
-#ifndef RUNE_SRC_IO_SCENARIO_INTERNAL_H
-#define RUNE_SRC_IO_SCENARIO_INTERNAL_H
+#ifndef RUNE_SRC_SCENARIO_INTERNAL_H
+#define RUNE_SRC_SCENARIO_INTERNAL_H
 
 #include "rune/io.h"
 #include "../base/arena.h"
@@ -27,9 +27,6 @@ rune_status rune__scenario_param(rune_scenario *s, rune__arena *arena, const cha
 rune_status rune__scenario_load_graphs(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 /** Index of a motion id, or -1. */
 int32_t rune__scenario_motion_index(const rune_scenario *s, const char *id);
-/** Adds "FILE: message" to the scenario's warnings (the first
- * RUNE_SCENARIO_MAX_WARNINGS are kept, the rest counted). */
-rune_status rune__scenario_warn(rune_scenario *s, rune__arena *arena, const char *message, rune_error *err);
 /** Reports the keys the format does not know anywhere in the document:
  * warnings, or with `strict` the first as an error. */
 rune_status rune__scenario_check_keys(json_t *root, rune_scenario *s, rune__arena *arena, bool strict,

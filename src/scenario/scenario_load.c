@@ -528,22 +528,6 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
     return RUNE_OK;
 }
 
-rune_status rune__scenario_warn(rune_scenario *s, rune__arena *arena, const char *message, rune_error *err)
-{
-    scenario_box *box = (scenario_box *)s;
-    if (s->warning_count == RUNE_SCENARIO_MAX_WARNINGS) {
-        s->warnings_dropped++;
-        return RUNE_OK;
-    }
-    size_t n = strlen(s->file) + strlen(message) + 3;
-    char *line = rune__arena_alloc(arena, n);
-    if (!line)
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
-    snprintf(line, n, "%s: %s", s->file, message);
-    box->warnings[s->warning_count++] = line;
-    return RUNE_OK;
-}
-
 static rune_status finish(json_t *root, json_error_t *jerr, const char *name, unsigned flags,
                           const rune_allocator *alloc, rune_scenario **out, rune_error *err)
 {

@@ -4,8 +4,8 @@
  * machine (the header's byte-order tag tells a reader of the other order
  * to refuse). Fields are read and written with memcpy, never through
  * casts of the file's bytes. */
-#ifndef RUNE_SRC_IO_ASSET_FORMAT_H
-#define RUNE_SRC_IO_ASSET_FORMAT_H
+#ifndef RUNE_SRC_ASSET_FORMAT_H
+#define RUNE_SRC_ASSET_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * sort), so a loaded clip equals the same clip compiled from JSON. */
 #include "rune/asset.h"
 #include "asset_format.h"
-#include "file_read.h"
+#include "../base/file_read.h"
 #include "../base/alloc.h"
 #include "../base/arena.h"
 

@@ -1,6 +1,6 @@
 /* Choosing an imported scene's skeleton (import_skeleton.c). */
-#ifndef RUNE_SRC_IO_IMPORT_SKELETON_H
-#define RUNE_SRC_IO_IMPORT_SKELETON_H
+#ifndef RUNE_SRC_IMPORT_SKELETON_H
+#define RUNE_SRC_IMPORT_SKELETON_H
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>

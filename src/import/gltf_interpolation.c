@@ -4,7 +4,7 @@
  * times, values and tangents from the asset's buffers (data URIs, .bin
  * files, or the GLB BIN chunk), which assimp drops. */
 #include "gltf_interpolation.h"
-#include "file_read.h"
+#include "../base/file_read.h"
 #include "../base/alloc.h"
 
 #include <jansson.h>

@@ -123,6 +123,24 @@ typedef struct walk {
     rune_error *err;
 } walk;
 
+/* Adds "FILE: message" to the scenario's warnings (the first
+ * RUNE_SCENARIO_MAX_WARNINGS are kept, the rest counted). */
+static rune_status warn(rune_scenario *s, rune__arena *arena, const char *message, rune_error *err)
+{
+    scenario_box *box = (scenario_box *)s;
+    if (s->warning_count == RUNE_SCENARIO_MAX_WARNINGS) {
+        s->warnings_dropped++;
+        return RUNE_OK;
+    }
+    size_t n = strlen(s->file) + strlen(message) + 3;
+    char *line = rune__arena_alloc(arena, n);
+    if (!line)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    snprintf(line, n, "%s: %s", s->file, message);
+    box->warnings[s->warning_count++] = line;
+    return RUNE_OK;
+}
+
 static rune_status unknown(walk *w, const char *path, const char *key, const char *const *k1, const char *const *k2)
 {
     rune__name_match m;
@@ -137,7 +155,7 @@ static rune_status unknown(walk *w, const char *path, const char *key, const cha
               rune__match_hint(&m, hint, sizeof hint));
     if (w->strict)
         return rune_fail(w->err, RUNE_E_INVALID, "%s", line.message);
-    return rune__scenario_warn(w->s, w->arena, line.message, w->err);
+    return warn(w->s, w->arena, line.message, w->err);
 }
 
 static rune_status check(walk *w, json_t *obj, const char *path, const shape *sh)

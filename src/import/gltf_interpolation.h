@@ -1,6 +1,6 @@
 /* Interpolation modes of glTF animation channels (see the .c file). */
-#ifndef RUNE_SRC_IO_GLTF_INTERPOLATION_H
-#define RUNE_SRC_IO_GLTF_INTERPOLATION_H
+#ifndef RUNE_SRC_IMPORT_GLTF_INTERPOLATION_H
+#define RUNE_SRC_IMPORT_GLTF_INTERPOLATION_H
 
 #include <stdbool.h>
 

@@ -1,47 +1,12 @@
 /* The compressor's input: the clip's time grid (every key on one uniform
  * grid, linear, constant weights, or why not), its tracks sampled on the
  * grid, constant channels told from animated ones, each rotation's
- * dropped component per segment and every subtrack's clip range; and the
- * rig's height the defaults come from. */
+ * dropped component per segment and every subtrack's clip range. */
 #include "compress_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Grows a box by a pose's joints in model space. */
-void rune__compress_grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3])
-{
-    rune_rig_model_matrices(rig, pose, m);
-    for (size_t j = 0; j < rune_rig_joint_count(rig); j++)
-        for (int c = 0; c < 3; c++) {
-            float v = m[j].m[12 + c];
-            lo[c] = v < lo[c] ? v : lo[c];
-            hi[c] = v > hi[c] ? v : hi[c];
-        }
-}
-
-float rune__compress_box_height(const float lo[3], const float hi[3])
-{
-    float h = 0.0f;
-    for (int c = 0; c < 3; c++)
-        h = hi[c] - lo[c] > h ? hi[c] - lo[c] : h;
-    return isfinite(h) ? h : 0.0f;
-}
-
-float rune_rig_height(const rune_rig *rig)
-{
-    size_t n = rig ? rune_rig_joint_count(rig) : 0;
-    rune_pose pose;
-    rune_mat4 *m = calloc(n ? n : 1, sizeof *m);
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    if (n && m && !rune_pose_init(&pose, n, NULL, NULL)) {
-        rune__compress_grow_box(rig, &pose, m, lo, hi); /* the rest pose */
-        rune_pose_release(&pose);
-    }
-    free(m);
-    return rune__compress_box_height(lo, hi);
-}
 
 /* The grid every key of the clip lies on, or a message saying why not. */
 rune_status rune__compress_find_grid(planner *p, rune_error *err)

@@ -5,7 +5,7 @@
 #include "../base/alloc.h"
 #include "../base/arena.h"
 #include "gltf_interpolation.h"
-#include "file_read.h"
+#include "../base/file_read.h"
 #include "import_skeleton.h"
 
 #include <assimp/cimport.h>

@@ -1,6 +1,7 @@
-/* Reading a whole file into memory (load-time code of the io stage). */
-#ifndef RUNE_SRC_IO_FILE_READ_H
-#define RUNE_SRC_IO_FILE_READ_H
+/* Reading a whole file into memory: load-time code that the asset reader
+ * (rune_core) and the importer share; never on the frame path. */
+#ifndef RUNE_SRC_BASE_FILE_READ_H
+#define RUNE_SRC_BASE_FILE_READ_H
 
 #include <stddef.h>
 

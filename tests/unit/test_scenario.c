@@ -1,4 +1,4 @@
-/* Unit tests of src/io: the scenario loader's error reports (one per class
+/* Unit tests of src/scenario: the scenario loader's error reports (one per class
  * of bad input), defaults, and that a failed load leaks nothing. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,10 +1,11 @@
 /* What the compressor's two files share (compress_input.c reads the clip
  * into samples, ranges and dropped components; clip_compress.c chooses
  * the widths and builds the packed clip): the planner's state. */
-#ifndef RUNE_SRC_RIG_COMPRESS_INTERNAL_H
-#define RUNE_SRC_RIG_COMPRESS_INTERNAL_H
+#ifndef RUNE_SRC_COMPRESS_INTERNAL_H
+#define RUNE_SRC_COMPRESS_INTERNAL_H
 
-#include "rig_internal.h"
+#include "rune/compress.h"
+#include "../rig/rig_internal.h"
 #include "../clip/clip_packed.h"
 
 /* Values a track holds at one sample: rotation (w >= 0), translation, scale. */
@@ -55,10 +56,6 @@ static inline const float *rune__compress_value(const planner *p, size_t track, 
     return &p->val[(track * p->samples + i) * V_COUNT];
 }
 
-/* Grows a box by a pose's joints in model space (m: room for the
- * joints' matrices); the largest side of a box (0 when empty). */
-void rune__compress_grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3]);
-float rune__compress_box_height(const float lo[3], const float hi[3]);
 /* The grid every key of the clip lies on (p->t0, dt, samples), or
  * RUNE_E_INVALID saying why not. */
 rune_status rune__compress_find_grid(planner *p, rune_error *err);

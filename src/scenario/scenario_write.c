@@ -1,7 +1,8 @@
-/* Writing an imported asset as a scenario document: compact, one line per
- * joint and per keyframe (each line one jansson object), so a mocap clip
- * is megabytes, not tens of them, and still reads and diffs by line. */
-#include "rune/import.h"
+/* Writing a rig and clips (an import's descriptions) as a scenario
+ * document: compact, one line per joint and per keyframe (each line one
+ * jansson object), so a mocap clip is megabytes, not tens of them, and
+ * still reads and diffs by line. */
+#include "rune/io.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -72,7 +73,7 @@ static bool write_clip(FILE *f, const rune_sequence_desc *c, bool first)
     return ok && fputs("]}", f) != EOF;
 }
 
-rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err)
+rune_status rune_scenario_write(const rune_document_desc *imp, FILE *f, rune_error *err)
 {
     bool ok = fputs("{\"rig\": {\"joints\": [", f) != EOF;
     for (size_t j = 0; ok && j < imp->joint_count; j++)

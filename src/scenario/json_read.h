@@ -1,7 +1,7 @@
 /* Typed reads from jansson values with JSON-path error messages. Every
  * reader takes the path of the containing object and names the key. */
-#ifndef RUNE_SRC_IO_JSON_READ_H
-#define RUNE_SRC_IO_JSON_READ_H
+#ifndef RUNE_SRC_SCENARIO_JSON_READ_H
+#define RUNE_SRC_SCENARIO_JSON_READ_H
 
 #include <jansson.h>
 

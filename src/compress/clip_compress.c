@@ -511,9 +511,9 @@ static rune_status resolve_settings(planner *p, const rune_compress_settings *s,
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (size_t i = 0; i < p->samples; i++) {
             rune_binding_sample(p->bind, p->t0 + (float)i * p->dt, &p->pose);
-            rune__compress_grow_box(p->rig, &p->pose, p->lossy, lo, hi);
+            rune__rig_grow_box(p->rig, &p->pose, p->lossy, lo, hi);
         }
-        h = rune__compress_box_height(lo, hi);
+        h = rune__rig_box_height(lo, hi);
     }
     *precision = s && s->precision > 0.0f ? s->precision : h / 18000.0f;
     p->shell = s && s->shell > 0.0f ? s->shell : h / 60.0f;

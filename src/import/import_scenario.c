@@ -1,0 +1,11 @@
+/* An import written as a scenario document: its descriptions handed to
+ * the scenario writer (rune_io), so one writer serves every document. */
+#include "rune/import.h"
+#include "rune/io.h"
+
+rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err)
+{
+    rune_document_desc doc = {imp->source, imp->joints, imp->joint_count, imp->clips, imp->clip_count,
+                              imp->root_joint};
+    return rune_scenario_write(&doc, f, err);
+}

@@ -8,6 +8,7 @@
  *   tol X                        tolerance for the lines after it (1e-6)
  *   frames N                     number of frames printed
  *   t FRAME JOINT X Y Z          translation
+ *   m FRAME JOINT X Y Z          model position (with args --model)
  *   r FRAME JOINT X Y Z W        rotation (q and -q are equal)
  *   cov FRAME JOINT C            coverage
  *   events FRAME N               number of events
@@ -228,7 +229,7 @@ int main(int argc, char **argv)
             json_t *f = frame_at(doc, 0), *pose = f ? json_object_get(f, "pose") : NULL, *j;
             const char *name;
             json_object_foreach(pose, name, j) if (json_object_get(j, "s")) fail("joint %s prints \"s\"%s", name, "");
-        } else if (((strcmp(w[0], "t") == 0 || strcmp(w[0], "s") == 0) && n == 6) ||
+        } else if (((strcmp(w[0], "t") == 0 || strcmp(w[0], "s") == 0 || strcmp(w[0], "m") == 0) && n == 6) ||
                    (strcmp(w[0], "r") == 0 && n == 7)) {
             json_t *j = joint_at(doc, atol(w[1]), w[2]);
             double v[4] = {atof(w[3]), atof(w[4]), atof(w[5]), n == 7 ? atof(w[6]) : 0};

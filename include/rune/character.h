@@ -163,14 +163,19 @@ RUNE_API bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32
 RUNE_API bool rune_character_travel(rune_character *ch, uint32_t handle, uint32_t layer, uint32_t state);
 /** Fades a layer of a graph instance to `weight` over `fade` seconds. */
 RUNE_API bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t layer, float weight, float fade);
-/** Adds or updates (same id) a procedural control; see rune_control. */
+/** Adds or updates (same id) a procedural control; see rune_control and
+ * rune_animator_set_control. Controls run after mixing and root-motion
+ * removal: solver targets are in the character's model space. */
 RUNE_API rune_status rune_character_set_control(rune_character *ch, const rune_control *control, rune_error *err);
 /** Removes a control; false when absent. */
 RUNE_API bool rune_character_remove_control(rune_character *ch, uint32_t id);
+/** Where a control stands on the last frame's pose (its smoothed goal,
+ * its effector, the error left); false when absent. */
+RUNE_API bool rune_character_control_state(const rune_character *ch, uint32_t id, rune_control_state *out);
 
 /** One frame: advance every play by dt (time, markers, fades, graph
- * transitions), mix tracks and graph poses by priority, apply controls,
- * extract and remove root motion, and (when asked for) compute model
+ * transitions), mix tracks and graph poses by priority, extract and remove
+ * root motion, apply controls, and (when asked for) compute model
  * matrices. Signals are queued for rune_character_deliver. Fails only
  * when the mixer's scratch cannot grow (RUNE_E_NOMEM, warm-up only); the
  * pose is then the last frame's. */

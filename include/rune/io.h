@@ -60,6 +60,9 @@ typedef struct rune_command {
     bool remove;         /**< control: remove it */
     bool has_t, has_r;   /**< control: which channels the document gave */
     rune_xform xform;    /**< control */
+    rune_control control; /**< control: every field the document gave (docs/scenario.md), joint and root
+                               unresolved (-1) until the scenario runs */
+    const char *root;    /**< control: the chain's root, "parent/part", or NULL */
 } rune_command;
 
 /** A motion (blend tree) of a scenario, flattened: node 0 is the motion

@@ -7,6 +7,7 @@
 #include "rune/base.h"
 #include "rune/rig.h"
 #include "rune/play.h"
+#include "rune/ik.h"
 #include "rune/export.h"
 
 RUNE_BEGIN_DECLS
@@ -69,33 +70,115 @@ RUNE_API void rune_mix_overlay_joint(rune_pose *pose, size_t joint, rune_vec3 t,
 
 typedef enum rune_control_mode {
     RUNE_CONTROL_OVERRIDE = 0, /**< blend the joint toward the control's transform */
-    RUNE_CONTROL_OFFSET        /**< apply the control's transform on top (local frame) */
+    RUNE_CONTROL_OFFSET,       /**< apply the control's transform on top (local frame) */
+    RUNE_CONTROL_TWO_BONE,     /**< two-bone IK: joint (end), its parent and grandparent reach `target` */
+    RUNE_CONTROL_AIM,          /**< the joint's `forward` axis looks at `target` */
+    RUNE_CONTROL_CHAIN,        /**< chain IK (FABRIK) from `root` to joint reaches `target` */
+    RUNE_CONTROL_POSITION,     /**< Roblox's Position: a chain's end at `target` (two-bone by default) */
+    RUNE_CONTROL_ROTATION,     /**< Roblox's Rotation: the joint's model rotation becomes `target_r` */
+    RUNE_CONTROL_TRANSFORM,    /**< Roblox's Transform: position and rotation */
+    RUNE_CONTROL_MODE_COUNT
 } rune_control_mode;
 
-/** A procedural control: modifies one joint of the composed pose. Controls
- * run in ascending priority (ties in creation order). With weight w in
- * [0, 1], override sets t = lerp(t, ct, w) and r = slerp(r, cr, w) for the
- * channels it drives; offset sets r = r * slerp(identity, cr, w) and
- * t = t + w ct. Both raise coverage to c + w (1 - c). */
+/** A procedural control: modifies the composed pose after mixing (and after
+ * root motion is removed, so targets are in the character's space).
+ * Controls run in ascending priority (ties in creation order), each on the
+ * result of those before it.
+ * - override / offset (one joint, local): with weight w in [0, 1],
+ *   override sets t = lerp(t, ct, w) and r = slerp(r, cr, w) for the
+ *   channels it drives; offset sets r = r * slerp(identity, cr, w) and
+ *   t = t + w ct.
+ * - solvers (two_bone .. transform; rune/ik.h): goals in model space (the
+ *   space of rune_rig_model_matrices); each joint the control moves gets
+ *   local rotation slerp(input, solved, w), translations never change, so
+ *   bone lengths do not. A position/transform control without `root` (-1)
+ *   or with the grandparent as root is the two-bone solver; with another
+ *   ancestor, the chain solver.
+ * Every joint a control moves has its coverage raised to c + w (1 - c).
+ * Definitions with worked examples: docs/semantics.md ("Procedural
+ * controls"). Start a solver control from rune_control_defaults. */
 typedef struct rune_control {
     uint32_t id;  /**< caller's key: setting an existing id updates it */
-    int32_t joint;
+    int32_t joint; /**< the joint it drives; solvers: the end effector (aim: the joint that turns) */
     int priority;
     rune_control_mode mode;
     rune_xform xform;
     float weight;
     bool drive_t; /**< override: blend translation (else left as composed) */
     bool drive_r; /**< override: blend rotation (else left as composed) */
+    /* solvers */
+    rune_vec3 target;     /**< the effector's goal (aim: the point to look at), model space */
+    rune_quat target_r;   /**< with has_target_r: the effector's model rotation (rotation, transform: always) */
+    bool has_target_r;
+    rune_vec3 pole;       /**< two_bone, position, transform: with has_pole, a model point the middle joint
+                               bends toward; aim: the model direction `up` approaches (0 1 0 without has_pole) */
+    bool has_pole;
+    int32_t root;         /**< chain: an ancestor of joint (the joint that stays put); position, transform: -1
+                               for the two-bone chain, or an ancestor */
+    float soften;         /**< two_bone: 0..1, fraction of the reach past which it is softened; 1: none */
+    float twist;          /**< two_bone: radians about the root-to-target axis */
+    rune_vec3 forward;    /**< aim: local axis pointed at the target (default 0 0 1) */
+    rune_vec3 up;         /**< aim: local axis kept toward the pole (default 0 1 0) */
+    rune_vec3 offset;     /**< aim: local point the aimed ray starts from (default 0 0 0) */
+    float limit;          /**< aim: most radians to turn from the input; < 0: no limit (default) */
+    uint32_t iterations;  /**< chain: most passes (default 16) */
+    float tolerance;      /**< chain: stop within this fraction of the chain's length (default 1e-4) */
+    float smooth_time;    /**< seconds: target and target_r approach new values by a critically damped spring
+                               (rune_ik_spring); 0: at once */
 } rune_control;
 
-/** Applies controls in priority order to `pose`. `order` is scratch of at
- * least `count` entries. */
-RUNE_API void rune_controls_apply(const rune_control *controls, size_t count, size_t *order, rune_pose *pose);
+/** A control of `mode` with every default: weight 1, identity xform,
+ * root -1, soften 1, forward 0 0 1, up 0 1 0, pole 0 1 0, limit -1,
+ * iterations 16, tolerance 1e-4; the rest zero. */
+RUNE_API rune_control rune_control_defaults(rune_control_mode mode);
+/** "override", "offset", "two_bone", "aim", "chain", "position",
+ * "rotation", "transform"; NULL outside the enum. */
+RUNE_API const char *rune_control_mode_name(rune_control_mode mode);
+/** The mode of a name (and "look_at" for aim, as Roblox calls it); -1. */
+RUNE_API int rune_control_mode_from_name(const char *name);
+
+/** Checks a control against a rig: a joint in the rig; a two-bone chain
+ * (joint, its parent, its grandparent) with no bone of zero length at
+ * rest; a root that is an ancestor of the joint, at most
+ * RUNE_IK_MAX_CHAIN joints up; finite numbers within RUNE_MAX_MAGNITUDE;
+ * weight, soften and tolerance in range; forward and up not zero nor
+ * parallel; iterations 1..1000; smooth_time 0..1e6. Messages start with
+ * the offending field ("root: Hips is not an ancestor of Torso/Neck"). */
+RUNE_API rune_status rune_control_check(const rune_rig *rig, const rune_control *control, rune_error *err);
+
+/** Bytes of scratch rune_controls_apply needs for a rig's solver
+ * controls (frames along a joint's path to the root, chain positions). */
+RUNE_API size_t rune_controls_scratch_bytes(const rune_rig *rig);
+
+/** Applies controls in priority order to `pose` (a pose of `rig`).
+ * `order` is scratch of at least `count` entries, `scratch` of
+ * rune_controls_scratch_bytes(rig) bytes (aligned as a pointer); without
+ * a rig or scratch only override and offset controls run. Controls are
+ * taken as checked (rune_control_check). Allocates nothing. */
+RUNE_API void rune_controls_apply(const rune_rig *rig, const rune_control *controls, size_t count, size_t *order,
+                                  void *scratch, rune_pose *pose);
+
+/** Where a control stands on a pose: its goal and how far its effector is
+ * from it. */
+typedef struct rune_control_state {
+    rune_vec3 target;   /**< the goal now (smoothed: what the solver aimed at) */
+    rune_quat target_r;
+    rune_vec3 effector; /**< the effector's model position (aim: the joint's) */
+    rune_vec3 pole;     /**< the pole given (model space), or the aim's up */
+    float error;        /**< position solvers: distance effector-target (model units); aim: radians between the
+                             aimed ray and the target; rotation: radians between the effector's model rotation
+                             and target_r; override, offset: 0 */
+} rune_control_state;
+
+/** Measures a control on a pose (its goal as the control holds it). */
+RUNE_API void rune_control_measure(const rune_rig *rig, const rune_pose *pose, const rune_control *control,
+                                   void *scratch, rune_control_state *out);
 
 typedef struct rune_animator rune_animator;
 
 /** Creates an animator for a rig's current layout. `signal_capacity` bounds
- * the signals one frame can queue (0: 256). */
+ * the signals one frame can queue (0: 256). The rig must outlive the
+ * animator: solver controls read its hierarchy and frames each frame. */
 RUNE_API rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
                                  rune_animator **out, rune_error *err);
 RUNE_API void rune_animator_destroy(rune_animator *anim);
@@ -127,10 +210,15 @@ RUNE_API bool rune_animator_stop(rune_animator *anim, uint32_t handle, float fad
 RUNE_API const rune_track *rune_animator_track(const rune_animator *anim, uint32_t handle);
 RUNE_API size_t rune_animator_track_count(const rune_animator *anim);
 
-/** Adds or updates (same id) a control. Fails on a joint out of range. */
+/** Adds or updates (same id) a control; fails as rune_control_check does
+ * ("control ID: field: reason"). An updated control keeps its smoothed
+ * goal, which moves on toward the new one over its smooth_time. May
+ * allocate while the number of controls grows (warm-up). */
 RUNE_API rune_status rune_animator_set_control(rune_animator *anim, const rune_control *control, rune_error *err);
 /** Removes a control; false when absent. */
 RUNE_API bool rune_animator_remove_control(rune_animator *anim, uint32_t id);
+/** The state of a control on the animator's current pose; false when absent. */
+RUNE_API bool rune_animator_control_state(const rune_animator *anim, uint32_t id, rune_control_state *out);
 
 /** A new handle for another signal source (a graph instance), from the same
  * sequence as track handles. */
@@ -140,14 +228,21 @@ RUNE_API rune_signal_queue *rune_animator_signals(rune_animator *anim);
 /** How many signals did not fit the queue since creation. */
 RUNE_API size_t rune_animator_dropped_signals(const rune_animator *anim);
 
-/** Advances every track by dt; tracks whose stop fade finished leave the
- * mixer and queue a `stopped` signal. */
+/** Advances every track by dt (tracks whose stop fade finished leave the
+ * mixer and queue a `stopped` signal) and moves smoothed control goals. */
 RUNE_API void rune_animator_advance(rune_animator *anim, float dt);
 /** Samples the tracks, composes them with the `extra` contributions (graph
  * poses), applies the controls and writes the final pose. When nothing
- * contributes, one last pass resets the pose, then passes are skipped. */
+ * contributes, one last pass resets the pose, then passes are skipped.
+ * The same as rune_animator_compose then rune_animator_apply_controls. */
 RUNE_API rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
                                    rune_error *err);
+/** The first half of evaluate: composition alone (a caller edits the
+ * composed pose, e.g. removes root motion, before the controls run). */
+RUNE_API rune_status rune_animator_compose(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
+                                  rune_error *err);
+/** The second half: the controls, in priority order, on the pose. */
+RUNE_API void rune_animator_apply_controls(rune_animator *anim);
 /** The final motor transforms of the last evaluation. */
 RUNE_API const rune_pose *rune_animator_pose(const rune_animator *anim);
 /** The final pose for post-processing before signals are delivered (root

@@ -1,5 +1,6 @@
 /* A character's procedural controls, applied by its animator after
- * mixing (docs/semantics.md, "Procedural controls"). */
+ * mixing and root-motion removal (docs/semantics.md, "Procedural
+ * controls"). */
 #include "character_internal.h"
 
 rune_status rune_character_set_control(rune_character *ch, const rune_control *control, rune_error *err)
@@ -12,3 +13,8 @@ bool rune_character_remove_control(rune_character *ch, uint32_t id)
     return rune_animator_remove_control(ch->anim, id);
 }
 
+
+bool rune_character_control_state(const rune_character *ch, uint32_t id, rune_control_state *out)
+{
+    return rune_animator_control_state(ch->anim, id, out);
+}

@@ -1,8 +1,10 @@
 /* The frame of a character, in the order of the specification: advance
  * every play (clip tracks, then motion tracks, then graph instances, each
  * in start order), retire those whose stop fade finished, mix tracks and
- * graph poses by priority, apply controls, extract and remove root motion,
- * and compute matrices when asked for every frame. */
+ * graph poses by priority, extract and remove root motion, apply controls
+ * (after the removal, so their model-space targets are in the character's
+ * space: docs/semantics.md), and compute matrices when asked for every
+ * frame. */
 #include "character_internal.h"
 
 /* Ends a run whose stop fade finished (raising `stopped`); true if it did. */
@@ -66,7 +68,7 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
     size_t n = advance_motions(ch, dt, q, 0);
     n = advance_graphs(ch, dt, q, n);
     ch->matrices_fresh = false;
-    rune_status st = rune_animator_evaluate(ch->anim, ch->extra, n, err);
+    rune_status st = rune_animator_compose(ch->anim, ch->extra, n, err);
     if (st)
         return st;
     ch->root_delta = (rune_root_delta){0.0f, 0.0f, 0.0f};
@@ -74,6 +76,7 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
         ch->root_delta = rune__character_root_travel(ch);
         rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, rune_rig_frame(ch->rig, (size_t)ch->root));
     }
+    rune_animator_apply_controls(ch->anim);
     if (ch->matrices_each_frame)
         rune_character_model_matrices(ch);
     return RUNE_OK;

@@ -6,6 +6,7 @@
  * than its tracks' cursors and its final pose: what lets a crowd of them
  * run from cache. */
 #include "rune/mix.h"
+#include "control_set.h"
 #include "../base/alloc.h"
 
 #include <string.h>
@@ -18,13 +19,13 @@ typedef struct track_slot {
 
 struct rune_animator {
     rune_allocator alloc;
+    const rune_rig *rig;
     size_t joint_count;
     track_slot *slots;
     size_t slot_count, slot_cap;
     size_t *live; /* slots of the live tracks, in start order */
     size_t live_tracks, live_cap;
-    rune_control *controls;
-    size_t control_count, control_cap;
+    control_set controls;
     rune_contribution *contribs;
     size_t contrib_cap;
     size_t *order;
@@ -34,6 +35,7 @@ struct rune_animator {
     rune_simd_level level;
     uint32_t next_handle;
     bool composed_something; /* the last pass had inputs: a final pass is owed */
+    bool controls_owed;      /* compose ran; its controls have not */
     size_t passes;
 };
 
@@ -46,6 +48,7 @@ rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, co
     if (!a)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating animator");
     a->alloc = *alloc;
+    a->rig = rig;
     a->joint_count = rune_rig_joint_count(rig);
     a->next_handle = 1;
     rune_status st = rune_signal_queue_init(&a->signals, signal_capacity ? signal_capacity : 256, alloc, err);
@@ -68,7 +71,7 @@ void rune_animator_destroy(rune_animator *a)
         rune_sample_cache_destroy(a->slots[i].cache);
     rune__free(&al, a->slots, a->slot_cap, sizeof *a->slots);
     rune__free(&al, a->live, a->live_cap, sizeof *a->live);
-    rune__free(&al, a->controls, a->control_cap, sizeof *a->controls);
+    rune__controls_release(&a->controls, &al);
     rune__free(&al, a->contribs, a->contrib_cap, sizeof *a->contribs);
     rune__free(&al, a->order, a->order_cap, sizeof *a->order);
     rune_signal_queue_release(&a->signals);
@@ -158,33 +161,14 @@ void rune_animator_set_simd(rune_animator *a, rune_simd_level level) { a->level 
 
 rune_status rune_animator_set_control(rune_animator *a, const rune_control *c, rune_error *err)
 {
-    if (c->joint < 0 || (size_t)c->joint >= a->joint_count)
-        return rune_fail(err, RUNE_E_INVALID, "control %u: joint %d is outside the rig", c->id, c->joint);
-    const rune_xform *x = &c->xform;
-    if (!rune_in_range(x->t.x) || !rune_in_range(x->t.y) || !rune_in_range(x->t.z) || !isfinite(x->r.x) ||
-        !isfinite(x->r.y) || !isfinite(x->r.z) || !isfinite(x->r.w) || !isfinite(c->weight))
-        return rune_fail(err, RUNE_E_INVALID, "control %u: not finite, or a translation beyond %g", c->id,
-                         (double)RUNE_MAX_MAGNITUDE);
-    for (size_t i = 0; i < a->control_count; i++)
-        if (a->controls[i].id == c->id) {
-            a->controls[i] = *c;
-            return RUNE_OK;
-        }
-    if (!rune__grow(&a->alloc, (void **)&a->controls, &a->control_cap, a->control_count + 1, sizeof *a->controls))
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding a control");
-    a->controls[a->control_count++] = *c;
-    return RUNE_OK;
+    return rune__controls_set(&a->controls, a->rig, &a->alloc, c, err);
 }
 
-bool rune_animator_remove_control(rune_animator *a, uint32_t id)
+bool rune_animator_remove_control(rune_animator *a, uint32_t id) { return rune__controls_remove(&a->controls, id); }
+
+bool rune_animator_control_state(const rune_animator *a, uint32_t id, rune_control_state *out)
 {
-    for (size_t i = 0; i < a->control_count; i++)
-        if (a->controls[i].id == id) {
-            memmove(&a->controls[i], &a->controls[i + 1], (a->control_count - i - 1) * sizeof *a->controls);
-            a->control_count--;
-            return true;
-        }
-    return false;
+    return rune__controls_state(&a->controls, a->rig, &a->pose, id, out);
 }
 
 uint32_t rune_animator_new_source(rune_animator *a) { return a->next_handle++; }
@@ -209,20 +193,21 @@ void rune_animator_advance(rune_animator *a, float dt)
         a->live[kept++] = a->live[i];
     }
     a->live_tracks = kept;
+    rune__controls_advance(&a->controls, dt);
 }
 
 static bool reserve_scratch(rune_animator *a, size_t n)
 {
     return rune__grow(&a->alloc, (void **)&a->contribs, &a->contrib_cap, n, sizeof *a->contribs) &&
-           rune__grow(&a->alloc, (void **)&a->order, &a->order_cap, n > a->control_count ? n : a->control_count,
+           rune__grow(&a->alloc, (void **)&a->order, &a->order_cap, n > a->controls.count ? n : a->controls.count,
                       sizeof *a->order);
 }
 
-rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *extra, size_t extra_count,
-                                   rune_error *err)
+rune_status rune_animator_compose(rune_animator *a, const rune_contribution *extra, size_t extra_count,
+                                  rune_error *err)
 {
     size_t n = a->live_tracks + extra_count;
-    bool inputs = n > 0 || a->control_count > 0;
+    bool inputs = n > 0 || a->controls.count > 0;
     if (!inputs && !a->composed_something)
         return RUNE_OK; /* the final pass already left the pose at rest */
     if (!reserve_scratch(a, n + 1))
@@ -235,10 +220,27 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];
     rune_mix_compose(a->contribs, k, a->level, a->order, &a->pose);
-    rune_controls_apply(a->controls, a->control_count, a->order, &a->pose);
     a->composed_something = inputs;
     a->passes++;
+    a->controls_owed = true;
     return RUNE_OK;
+}
+
+void rune_animator_apply_controls(rune_animator *a)
+{
+    /* only on a pass compose made: a skipped pass left the pose at rest */
+    if (a->controls_owed)
+        rune__controls_run(&a->controls, a->rig, a->order, &a->pose);
+    a->controls_owed = false;
+}
+
+rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *extra, size_t extra_count,
+                                   rune_error *err)
+{
+    rune_status st = rune_animator_compose(a, extra, extra_count, err);
+    if (!st)
+        rune_animator_apply_controls(a);
+    return st;
 }
 
 const rune_pose *rune_animator_pose(const rune_animator *a) { return &a->pose; }

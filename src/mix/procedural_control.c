@@ -1,6 +1,7 @@
-/* Procedural controls: per-joint overrides and offsets applied to the
- * composed pose in priority order. */
-#include "rune/mix.h"
+/* Procedural controls on the composed pose, in priority order (ties in
+ * creation order): per-joint overrides and offsets here, solvers through
+ * control_solve.c. */
+#include "control_internal.h"
 
 static void apply_one(const rune_control *c, rune_pose *pose)
 {
@@ -24,7 +25,8 @@ static void apply_one(const rune_control *c, rune_pose *pose)
     rune_pose_set(pose, j, t, r, pose->coverage[j] + w * (1.0f - pose->coverage[j]));
 }
 
-void rune_controls_apply(const rune_control *cs, size_t count, size_t *order, rune_pose *pose)
+void rune_controls_apply(const rune_rig *rig, const rune_control *cs, size_t count, size_t *order, void *scratch,
+                         rune_pose *pose)
 {
     for (size_t i = 0; i < count; i++) {
         size_t k = i;
@@ -34,6 +36,14 @@ void rune_controls_apply(const rune_control *cs, size_t count, size_t *order, ru
         }
         order[k] = i;
     }
-    for (size_t i = 0; i < count; i++)
-        apply_one(&cs[order[i]], pose);
+    ctl_scratch s = {0};
+    if (rig && scratch)
+        s = rune__control_scratch(rig, scratch);
+    for (size_t i = 0; i < count; i++) {
+        const rune_control *c = &cs[order[i]];
+        if (c->mode == RUNE_CONTROL_OVERRIDE || c->mode == RUNE_CONTROL_OFFSET)
+            apply_one(c, pose);
+        else if (rig && scratch)
+            rune__control_solve(rig, c, &s, pose);
+    }
 }

@@ -41,6 +41,10 @@ rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, run
  * joint; when it has none, no root motion (unless "root_motion" says). */
 void rune__scenario_asset_root(rune_scenario *s, bool root_motion_given);
 void rune__scenario_free_assets(rune_scenario *s);
+/** Loads the fields of a `control` command (scenario_controls.c); joint
+ * and root are resolved against the rig when the scenario runs. */
+rune_status rune__scenario_load_control(json_t *c, const char *path, rune__arena *arena, rune_command *d,
+                                        rune_error *err);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

@@ -91,7 +91,10 @@ static const char *const set_keys[] = {"param", "value", NULL};
 static const char *const trigger_keys[] = {"param", NULL};
 static const char *const travel_keys[] = {"state", "layer", NULL};
 static const char *const fade_layer_keys[] = {"layer", "weight", "fade", NULL};
-static const char *const control_keys[] = {"joint", "priority", "r", "t", "weight", "mode", "remove", NULL};
+static const char *const control_keys[] = {"joint",  "priority", "r",       "t",          "weight",      "mode",
+                                           "remove", "type",     "target",  "target_r",   "pole",        "root",
+                                           "soften", "twist",    "forward", "up",         "offset",      "limit",
+                                           "iterations", "tolerance", "smooth_time", NULL};
 
 /* The keys a command with this action takes besides "frame" and itself. */
 static const char *const *action_keys(json_t *cmd)

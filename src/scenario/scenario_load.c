@@ -355,41 +355,6 @@ static rune_status load_play(loader *L, json_t *c, const char *path, const rune_
     return RUNE_OK;
 }
 
-static rune_status load_control(loader *L, json_t *c, const char *path, rune_command *d)
-{
-    rune_status st;
-    long long pr;
-    const char *mode;
-    if ((st = jr_bool(c, "remove", path, false, &d->remove, L->err)))
-        return st;
-    if (d->remove)
-        return RUNE_OK;
-    if ((st = jr_string(c, "joint", path, true, NULL, L->arena, &d->joint, L->err)) ||
-        (st = jr_int(c, "priority", path, false, 0, -1000000, 1000000, &pr, L->err)) ||
-        (st = jr_vec3(c, "t", path, rune_v3(0, 0, 0), &d->xform.t, L->err)) ||
-        (st = jr_quat(c, "r", path, &d->xform.r, L->err)) ||
-        (st = jr_float(c, "weight", path, false, 1.0f, &d->weight, L->err)) ||
-        (st = jr_string(c, "mode", path, false, "override", L->arena, &mode, L->err)))
-        return st;
-    d->priority = (int)pr;
-    if (!rune_in_range(d->xform.t.x) || !rune_in_range(d->xform.t.y) || !rune_in_range(d->xform.t.z)) {
-        char p[JR_PATH_MAX];
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: beyond %g", jr_join(p, path, "t"), (double)RUNE_MAX_MAGNITUDE);
-    }
-    d->has_t = json_object_get(c, "t") != NULL;
-    d->has_r = json_object_get(c, "r") != NULL;
-    if (strcmp(mode, "override") == 0)
-        d->mode = RUNE_CONTROL_OVERRIDE;
-    else if (strcmp(mode, "offset") == 0)
-        d->mode = RUNE_CONTROL_OFFSET;
-    else {
-        char p[JR_PATH_MAX];
-        return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown mode \"%s\" (override or offset)",
-                         jr_join(p, path, "mode"), mode);
-    }
-    return RUNE_OK;
-}
-
 /* The frame and the action of command `index` (the first pass). */
 static rune_status load_command_head(loader *L, json_t *c, const char *path, size_t index, rune_command *d)
 {
@@ -446,7 +411,7 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         return RUNE_OK;
     }
     case RUNE_CMD_CONTROL:
-        return load_control(L, c, path, d);
+        return rune__scenario_load_control(c, path, L->arena, d, L->err);
     case RUNE_CMD_SET: {
         rune_status st2 = load_graph_command(L, c, path, s, i);
         if (st2 || d->on_graph)

@@ -27,8 +27,8 @@ typedef struct runner {
     rune_source_view *sources;
     rune_scenario_source *named; /* the live sources with their document ids */
     size_t source_count;
-    uint32_t *control_id;   /* per command: controls are keyed by name */
-    int32_t *control_joint; /* per command */
+    uint32_t *control_id;     /* per command: controls are keyed by name */
+    rune_control *controls;   /* per command: the control, joints resolved */
     rune_scenario_event *events;
     size_t event_count;
     rune_scenario_weight weights[RUNE_SCENARIO_MAX_WEIGHTS];
@@ -45,7 +45,7 @@ static void runner_free(runner *r)
     rune__free(&r->alloc, r->sources, r->starts, sizeof *r->sources);
     rune__free(&r->alloc, r->named, r->starts, sizeof *r->named);
     rune__free(&r->alloc, r->control_id, s->command_count, sizeof *r->control_id);
-    rune__free(&r->alloc, r->control_joint, s->command_count, sizeof *r->control_joint);
+    rune__free(&r->alloc, r->controls, s->command_count, sizeof *r->controls);
     rune__free(&r->alloc, r->events, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
 }
 
@@ -66,6 +66,28 @@ static rune_status root_joint(const runner *r, int32_t *root, rune_error *err)
     return *root == 0 && r->s->root_joint ? find_joint(r, r->s->root_joint, "root_joint: ", root, err) : RUNE_OK;
 }
 
+/* A control command as the character takes it: its joints resolved and
+ * the whole control checked against the rig, errors naming the field. */
+static rune_status prepare_control(const runner *r, const rune_command *c, uint32_t id, rune_control *out,
+                                   rune_error *err)
+{
+    char where[64];
+    rune_status st;
+    *out = c->control;
+    out->id = id;
+    snprintf(where, sizeof where, "commands[%zu].joint: ", c->index);
+    if ((st = find_joint(r, c->joint, where, &out->joint, err)))
+        return st;
+    snprintf(where, sizeof where, "commands[%zu].root: ", c->index);
+    if (c->root && (st = find_joint(r, c->root, where, &out->root, err)))
+        return st;
+    if ((st = rune_control_check(rune_library_rig(r->lib), out, err))) {
+        rune_error_prefix(err, "commands[%zu].", c->index);
+        return st;
+    }
+    return RUNE_OK;
+}
+
 static rune_status prepare(runner *r, rune_error *err)
 {
     const rune_scenario *s = r->s;
@@ -81,9 +103,9 @@ static rune_status prepare(runner *r, rune_error *err)
     r->sources = rune__calloc(&r->alloc, r->starts, sizeof *r->sources);
     r->named = rune__calloc(&r->alloc, r->starts, sizeof *r->named);
     r->control_id = rune__calloc(&r->alloc, s->command_count, sizeof *r->control_id);
-    r->control_joint = rune__calloc(&r->alloc, s->command_count, sizeof *r->control_joint);
+    r->controls = rune__calloc(&r->alloc, s->command_count, sizeof *r->controls);
     r->events = rune__calloc(&r->alloc, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
-    if (!r->names || !r->sources || !r->named || !r->control_id || !r->control_joint || !r->events)
+    if (!r->names || !r->sources || !r->named || !r->control_id || !r->controls || !r->events)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
     for (size_t i = 0; i < s->command_count; i++) {
         const rune_command *c = &s->commands[i];
@@ -94,9 +116,7 @@ static rune_status prepare(runner *r, rune_error *err)
         while (s->commands[first].kind != RUNE_CMD_CONTROL || strcmp(s->commands[first].target, c->target) != 0)
             first++;
         r->control_id[i] = (uint32_t)first + 1;
-        char where[48];
-        snprintf(where, sizeof where, "commands[%zu].joint: ", c->index);
-        if (!c->remove && (st = find_joint(r, c->joint, where, &r->control_joint[i], err)))
+        if (!c->remove && (st = prepare_control(r, c, r->control_id[i], &r->controls[i], err)))
             return st;
     }
     return RUNE_OK;
@@ -148,8 +168,6 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
     const rune_command *c = &r->s->commands[i];
     uint32_t h = c->kind == RUNE_CMD_CONTROL ? 0 : live_handle(r, c->target);
     rune_adjust_params adjust = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
-    rune_control control = {r->control_id[i], r->control_joint[i], c->priority, c->mode,
-                            c->xform,          c->weight,          c->has_t,    c->has_r};
     switch (c->kind) {
     case RUNE_CMD_PLAY:
     case RUNE_CMD_GRAPH:
@@ -176,7 +194,7 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
         if (c->remove)
             rune_character_remove_control(r->ch, r->control_id[i]);
         else
-            return rune_character_set_control(r->ch, &control, err);
+            return rune_character_set_control(r->ch, &r->controls[i], err);
         break;
     }
     return RUNE_OK;

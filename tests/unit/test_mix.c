@@ -107,7 +107,7 @@ static void test_controls_in_priority_order(void **state)
         {2, 0, 1, RUNE_CONTROL_OFFSET, {{2, 0, 0}, {0, 0, 0, 1}}, 1.0f, false, false},
     };
     size_t order[2];
-    rune_controls_apply(cs, 2, order, &p);
+    rune_controls_apply(NULL, cs, 2, order, NULL, &p);
     /* priority 1 first: 0 + 2 = 2 (coverage 0 -> 1); then priority 5:
      * 2 + (10 - 2) * .5 = 6 */
     near(p.tx[0], 6, 1e-6f);

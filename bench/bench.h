@@ -8,6 +8,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Entry point of `rune bench [--quick] [--json] [--simd LEVEL]`; prints
  * the figures; 0 on success, 2 when a scene cannot be built. */
 int rune_bench_main(int argc, char **argv);
@@ -115,7 +119,9 @@ typedef struct bench_row {
     double median, min; /* in `unit` */
     double naive;       /* the naive reference in this run */
     double floor;       /* the machine's floor estimate */
-    double ozz;         /* ozz-animation 0.16 AVX2 (the anchor) */
+    double ozz;         /* ozz-animation measured in this run (bench/ozz_anchor.h) */
+    bool ozz_work;      /* ozz has this row's work: without the anchor, "not measured here" */
+    size_t ozz_agree, ozz_checked; /* inputs on which ozz and rune agreed, of those checked */
     long long allocations;
 } bench_row;
 
@@ -154,6 +160,12 @@ int bench_kernel_rows(const bench_plan *plan, const bench_scene *s);
  * with model matrices, from 2 shared clips and from 64 different ones;
  * characters running a 2-layer graph with root motion. */
 int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_scene *varied);
+/** An allocator that counts its allocations (thread-safe), for crowds. */
+extern const rune_allocator bench_counting;
+/** Times a crowd's batch frames (after one warm-up frame) into row's
+ * median and min (ms) and the allocations those frames made. */
+void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, size_t workers, const bench_plan *p,
+                     bench_row *row);
 /** Samples and mixes n (at most 8) clips on an animator at `level`, plays
  * at weights 1, 1/2, 1/3 ...; fills row's median, min and naive (the
  * reference doing the same) in ns per joint. */
@@ -164,7 +176,14 @@ int bench_asset_rows(const bench_plan *p);
 /** Compressed clips: bytes against the exact clips and the anchors, and
  * sampling compressed 01_01 against exact (bench_compression.c). */
 int bench_compression_rows(const bench_plan *p, const bench_scene *s);
+/** IK solvers, controls on a pose, and a crowd with foot IK and look-at
+ * (bench_ik.c). */
+int bench_ik_rows(const bench_plan *p, const bench_scene *s);
 /** Real mocap and cost growth over joints and clips (bench_growth.c). */
 int bench_growth_rows(const bench_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -30,7 +30,7 @@ static void counting_free(void *user, void *p, size_t size)
     free(p);
 }
 
-static const rune_allocator counting = {counting_alloc, counting_free, NULL};
+const rune_allocator bench_counting = {counting_alloc, counting_free, NULL};
 
 typedef struct crowd_ctx {
     rune_batch *batch;
@@ -54,11 +54,13 @@ static void crowd_free(crowd_ctx *c)
 
 /* Times the crowd's frames after one warm-up frame (which sizes scratch)
  * and reports them with the allocations they made. */
-static void crowd_measure(const bench_plan *p, crowd_ctx *c, size_t workers, bench_row *row)
+void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, size_t workers, const bench_plan *p,
+                     bench_row *row)
 {
-    crowd_run(c);
+    crowd_ctx c = {batch, chars, count};
+    crowd_run(&c);
     long long before = atomic_load(&allocations);
-    bench_timing t = bench_measure(crowd_run, c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
+    bench_timing t = bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
     row->median = 1e3 * t.median;
     row->min = 1e3 * t.min;
     row->allocations = atomic_load(&allocations) - before;
@@ -81,7 +83,7 @@ static double crowd_floor_ms(const bench_plan *p, size_t joints, size_t count, s
 static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers, bool varied)
 {
     crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
-    int rc = !c.chars || rune_batch_create(workers, &counting, &c.batch, NULL);
+    int rc = !c.chars || rune_batch_create(workers, &bench_counting, &c.batch, NULL);
     rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT, .matrices = true, .simd = p->level};
     size_t clips = s->clip_count;
     for (size_t i = 0; !rc && i < count; i++) {
@@ -90,7 +92,7 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
             b = (uint32_t)((a + 1) % clips);
         rune_play_params pa = {.fade = 0, .weight = 1.0f, .speed = 1.0f, .time = 0.013f * (float)i};
         rune_play_params pb = {.fade = 0, .weight = 0.5f, .speed = 1.0f, .time = 0.029f * (float)i};
-        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL) ||
+        rc = rune_character_create(&cd, &bench_counting, &c.chars[i], NULL) ||
              rune_character_play_clip(c.chars[i], a, &pa, NULL, NULL) ||
              rune_character_play_clip(c.chars[i], b, &pb, NULL, NULL);
     }
@@ -99,7 +101,7 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
         snprintf(row.id, sizeof row.id, "crowd_%s%zu_w%zu", varied ? "varied_" : "", count, workers);
         snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s, %zu worker%s", count,
                  varied ? "64 clips" : "2 clips", workers, workers == 1 ? "" : "s");
-        crowd_measure(p, &c, workers, &row);
+        bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
         if (workers == 0 && count == 10000)
             row.ozz = OZZ_CROWD_MS;
@@ -144,12 +146,12 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
 {
     uint32_t graph;
     crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
-    int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &counting, &c.batch, NULL);
+    int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &bench_counting, &c.batch, NULL);
     rune_character_desc cd = {.lib = s->lib, .root_joint = 0, .matrices = true, .simd = p->level};
     for (size_t i = 0; !rc && i < count; i++) {
         uint32_t h;
         rune_play_params pp = {.fade = 0.0f, .weight = 1.0f, .speed = 0.9f + 0.2f * (float)(i % 11) / 11.0f};
-        rc = rune_character_create(&cd, &counting, &c.chars[i], NULL) ||
+        rc = rune_character_create(&cd, &bench_counting, &c.chars[i], NULL) ||
              rune_character_start_graph(c.chars[i], graph, &pp, &h, NULL);
         if (!rc) {
             float a = 0.37f * (float)i;
@@ -162,7 +164,7 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
         snprintf(row.id, sizeof row.id, "graph_crowd_%zu_w%zu", count, workers);
         snprintf(row.label, sizeof row.label, "%zu x (2-layer graph + root motion + matrices), %zu worker%s", count,
                  workers, workers == 1 ? "" : "s");
-        crowd_measure(p, &c, workers, &row);
+        bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         bench_report_row(p->report, &row);
     }
     crowd_free(&c);

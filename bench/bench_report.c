@@ -1,6 +1,7 @@
 /* The bench's report: rows as an aligned text table, or as one JSON
  * document (`rune bench --json`) whose keys stay stable for scripts. */
 #include "bench.h"
+#include "ozz_anchor.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,8 @@ void bench_report_begin(bench_report *r, const char *simd, long cores, const ben
            "from memory\n",
            m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns, m->mem_bytes_per_ns);
     printf("columns: rune median (fastest batch) | naive reference: its time, rune's speed-up | floor: the machine's "
-           "limit, rune / floor | ozz-animation 0.16 AVX2 (issue 18's run), rune / ozz\n");
+           "limit, rune / floor | ozz-animation, rune / ozz: %s\n",
+           bench_ozz_name() ? bench_ozz_name() : "no checkout given (-DRUNE_OZZ_DIR)");
 }
 
 void bench_report_section(bench_report *r, const char *title)
@@ -82,6 +84,10 @@ void bench_report_row(bench_report *r, const bench_row *row)
         json_number("naive", row->naive);
         json_number("floor", row->floor);
         json_number("ozz", row->ozz);
+        if (row->ozz_work && row->ozz < 0)
+            printf(", \"ozz_note\": \"not measured here\"");
+        if (row->ozz_checked)
+            printf(", \"ozz_agree\": %zu, \"ozz_checked\": %zu", row->ozz_agree, row->ozz_checked);
         if (row->allocations >= 0)
             printf(", \"allocations\": %lld", row->allocations);
         printf("}");
@@ -95,6 +101,10 @@ void bench_report_row(bench_report *r, const bench_row *row)
         printf(" | floor %6.2f %5.1fx", row->floor, row->median / row->floor);
     if (row->ozz >= 0)
         printf(" | ozz %6.2f %5.2fx", row->ozz, row->median / row->ozz);
+    else if (row->ozz_work)
+        printf(" | ozz: not measured here");
+    if (row->ozz_checked)
+        printf(" (same result %zu/%zu)", row->ozz_agree, row->ozz_checked);
     if (row->allocations >= 0)
         printf(" | %lld allocations", row->allocations);
     printf("\n");

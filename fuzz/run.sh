@@ -8,10 +8,10 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SANITIZE=ON -DRUNE_FUZZ=ON \
   -DRUNE_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf fuzz_asset
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf fuzz_asset fuzz_ik
 
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf" "$corpus/asset"
+mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf" "$corpus/asset" "$corpus/ik"
 # .rune seeds: a leading byte selects raw (even) or header-fixed (odd) input
 for f in tests/fixtures/*.rune; do
   { printf '\0'; cat "$f"; } > "$corpus/asset/raw-$(basename "$f")"
@@ -57,4 +57,5 @@ run eval "$corpus/scenario"
 run import "$corpus/bvh"
 run gltf "$corpus/gltf"
 run asset "$corpus/asset"
+run ik "$corpus/ik"
 exit $status

@@ -14,6 +14,7 @@
  *   events FRAME N               number of events
  *   event FRAME I KIND TRACK [NAME [VALUE [TIME]]]
  *   root FRAME DX DZ YAW         root motion
+ *   ctl FRAME NAME ERROR         a solver control's error ("controls")
  *   same FRAME_A FRAME_B JOINT   identical pose at two frames (within tol)
  *   finite                       every number in the output is finite
  */
@@ -257,6 +258,13 @@ int main(int argc, char **argv)
             }
             if (n >= 8)
                 check_num(l, json_number_value(json_object_get(e, "time")), atof(w[7]), tol);
+        } else if (strcmp(w[0], "ctl") == 0 && n == 4) {
+            json_t *f = frame_at(doc, atol(w[1]));
+            json_t *c = f ? json_object_get(json_object_get(f, "controls"), w[2]) : NULL;
+            if (!c)
+                fail("no such control: %s%s", l, "");
+            else
+                check_num(l, json_number_value(json_object_get(c, "error")), atof(w[3]), tol);
         } else if (strcmp(w[0], "root") == 0 && n == 5) {
             json_t *f = frame_at(doc, atol(w[1]));
             json_t *rm = f ? json_object_get(f, "root_motion") : NULL;

@@ -64,7 +64,6 @@ typedef struct rune_ik_aim_job {
 
 typedef struct rune_ik_aim_result {
     rune_quat delta;  /**< model-space rotation about the joint: new rotation = delta * rotation */
-    float angle;      /**< radians the joint turned */
     bool limited;     /**< `limit` cut the turn short */
 } rune_ik_aim_result;
 

@@ -201,6 +201,14 @@ typedef struct rune_scenario_source {
 
 /** What a run reports after each frame. Pointers are valid during the
  * callback only. */
+/** A live solver control of a run and where it stands after the frame. */
+typedef struct rune_scenario_control {
+    const char *name;        /**< the command's control name */
+    rune_control_mode mode;
+    int32_t joint;           /**< its effector */
+    rune_control_state state;
+} rune_scenario_control;
+
 typedef struct rune_frame_report {
     int frame;
     double time;
@@ -215,10 +223,12 @@ typedef struct rune_frame_report {
                                               parameters, for tools */
     const rune_scenario_source *sources; /**< live plays, in start order */
     size_t source_count;
+    const rune_scenario_control *controls; /**< live solver controls, by first use */
+    size_t control_count;
 } rune_frame_report;
 
 /** True when every number of a report (pose, root motion, event times,
- * weights, time) is finite; otherwise, when `what` is given, names the
+ * weights, control states, time) is finite; otherwise, when `what` is given, names the
  * first offender ("pose Root/Arm", "root_motion", ...) in `what`. The
  * library never reports non-finite numbers for finite input: tools treat
  * one as an internal error. */

@@ -165,6 +165,7 @@ typedef struct rune_control_state {
     rune_quat target_r;
     rune_vec3 effector; /**< the effector's model position (aim: the joint's) */
     rune_vec3 pole;     /**< the pole given (model space), or the aim's up */
+    bool has_pole;      /**< a pole was given (aim: always, its up) */
     float error;        /**< position solvers: distance effector-target (model units); aim: radians between the
                              aimed ray and the target; rotation: radians between the effector's model rotation
                              and target_r; override, offset: 0 */

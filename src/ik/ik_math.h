@@ -38,6 +38,18 @@ static inline dvec dv_unit(dvec a, double tiny)
     double l = dv_len(a);
     return l > tiny ? dv_scale(a, 1.0 / l) : dv(0.0, 0.0, 0.0);
 }
+/* The rotation taking unit a to unit b by the half-angle identity:
+ * (a x b, 1 + a.b) / sqrt(2 (1 + a.b)); half a turn about unit `half`
+ * (perpendicular to both) when they are opposite. */
+static inline dquat dq_unit_arc(dvec a, dvec b, dvec half)
+{
+    double w = 1.0 + dv_dot(a, b);
+    if (!(w > 1e-12))
+        return (dquat){half.x, half.y, half.z, 0.0};
+    dvec x = dv_cross(a, b);
+    double k = 1.0 / sqrt(2.0 * w);
+    return (dquat){x.x * k, x.y * k, x.z * k, w * k};
+}
 /* The part of a perpendicular to unit n. */
 static inline dvec dv_reject(dvec a, dvec n) { return dv_sub(a, dv_scale(n, dv_dot(a, n))); }
 
@@ -53,13 +65,24 @@ static inline dquat dq_conj(dquat q) { return (dquat){-q.x, -q.y, -q.z, q.w}; }
 static inline dquat dq_unit(dquat q)
 {
     double l = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return l > IK_TINY ? (dquat){q.x / l, q.y / l, q.z / l, q.w / l} : dq_identity();
+    if (!(l > IK_TINY))
+        return dq_identity();
+    double k = 1.0 / l;
+    return (dquat){q.x * k, q.y * k, q.z * k, q.w * k};
 }
 static inline dvec dq_rotate(dquat q, dvec v)
 {
     dvec u = {q.x, q.y, q.z};
     dvec t = dv_scale(dv_cross(u, v), 2.0);
     return dv_add(dv_add(v, dv_scale(t, q.w)), dv_cross(u, t));
+}
+/* q v q* for any q: the rotation of v scaled by |q|^2 (the formula above
+ * holds for unit q only). */
+static inline dvec dq_sandwich(dquat q, dvec v)
+{
+    dvec u = {q.x, q.y, q.z};
+    return dv_add(dv_add(dv_scale(v, q.w * q.w - dv_dot(u, u)), dv_scale(u, 2.0 * dv_dot(u, v))),
+                  dv_scale(dv_cross(u, v), 2.0 * q.w));
 }
 /* Rotation by `angle` radians about unit axis n. */
 static inline dquat dq_axis_angle(dvec n, double angle)

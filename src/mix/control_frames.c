@@ -55,9 +55,20 @@ size_t rune__control_path(const rune_rig *rig, const rune_pose *pose, int32_t jo
         s->path[n - 1 - i] = t;
     }
     const rune_xform *frames = rune_rig_frames(rig);
+    bool scaled = rune_rig_scaled(rig) || pose->scaled;
     for (size_t i = 0; i < n; i++) {
         size_t j = (size_t)s->path[i];
         rune_xform f = frames[j];
+        ctl_frame *out = &s->frames[i];
+        const ctl_frame *up = i ? &s->frames[i - 1] : NULL;
+        if (!scaled) { /* rigid all the way: rotations carry the positions */
+            rune_vec3 t = rune_v3_add(f.t, rune_q_rotate(f.r, rune_pose_t(pose, j)));
+            rune_quat r = rune_q_mul(f.r, rune_pose_r(pose, j));
+            out->p = up ? rune_v3_add(up->p, rune_q_rotate(up->r, t)) : t;
+            out->r = rune_q_normalize(up ? rune_q_mul(up->r, r) : r);
+            out->a[0] = 0.0f; /* unused: scale 1 */
+            continue;
+        }
         rune_vec3 sc = rune_rig_frame_scale(rig, j), ps = rune_pose_s(pose, j), pt = rune_pose_t(pose, j);
         rune_vec3 t = rune_v3_add(f.t, rune_q_rotate(f.r, rune_v3(sc.x * pt.x, sc.y * pt.y, sc.z * pt.z)));
         rune_quat r = rune_q_normalize(rune_q_mul(f.r, rune_pose_r(pose, j)));
@@ -67,14 +78,12 @@ size_t rune__control_path(const rune_rig *rig, const rune_pose *pose, int32_t jo
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < 3; k++)
                 lin[c * 3 + k] *= s3[c];
-        ctl_frame *out = &s->frames[i];
-        if (i == 0) {
+        if (!up) {
             out->p = t, out->r = r;
             for (int k = 0; k < 9; k++)
                 out->a[k] = lin[k];
             continue;
         }
-        const ctl_frame *up = &s->frames[i - 1];
         out->p = rune_v3_add(up->p, apply3(up->a, t));
         out->r = rune_q_normalize(rune_q_mul(up->r, r));
         for (int c = 0; c < 3; c++) {
@@ -82,6 +91,7 @@ size_t rune__control_path(const rune_rig *rig, const rune_pose *pose, int32_t jo
             out->a[c * 3] = col.x, out->a[c * 3 + 1] = col.y, out->a[c * 3 + 2] = col.z;
         }
     }
+    s->scaled = scaled;
     return n;
 }
 

@@ -6,8 +6,9 @@
 
 #include "rune/mix.h"
 
-/* A joint's model transform: position, rotation, and the linear part with
- * scale (column-major 3x3: a[col * 3 + row]), which positions use. */
+/* A joint's model transform: position, rotation, and, when the rig or
+ * pose is scaled, the linear part with scale (column-major 3x3:
+ * a[col * 3 + row]), which positions then use. */
 typedef struct ctl_frame {
     rune_vec3 p;
     rune_quat r;
@@ -22,6 +23,7 @@ typedef struct ctl_scratch {
     ctl_frame *frames;
     rune_vec3 *before, *after;
     rune_quat *turn;
+    bool scaled; /* the last path's frames carry `a` */
 } ctl_scratch;
 
 ctl_scratch rune__control_scratch(const rune_rig *rig, void *bytes);

@@ -73,16 +73,17 @@ static void solve_chain(const rune_rig *rig, const rune_control *c, ctl_scratch 
         rune__control_turn(rig, pose, (size_t)s->path[n - 1], parent, c->target_r, w);
 }
 
-/* The uniform scale of a linear part: its first column's length. */
-static float frame_scale(const ctl_frame *f)
+/* The uniform scale of a frame: its linear part's first column's length
+ * (1 on an unscaled path). */
+static float frame_scale(const ctl_scratch *s, const ctl_frame *f)
 {
-    return sqrtf(f->a[0] * f->a[0] + f->a[1] * f->a[1] + f->a[2] * f->a[2]);
+    return s->scaled ? sqrtf(f->a[0] * f->a[0] + f->a[1] * f->a[1] + f->a[2] * f->a[2]) : 1.0f;
 }
 
 static void solve_aim(const rune_rig *rig, const rune_control *c, ctl_scratch *s, size_t n, rune_pose *pose, float w)
 {
     const ctl_frame *f = &s->frames[n - 1];
-    rune_ik_aim_job job = {f->p,      f->r,     frame_scale(f),
+    rune_ik_aim_job job = {f->p,      f->r,     frame_scale(s, f),
                            c->forward, c->up,   c->offset,
                            c->target,  c->has_pole ? c->pole : rune_v3(0.0f, 1.0f, 0.0f), c->limit};
     rune_ik_aim_result res;
@@ -132,9 +133,11 @@ static float angle_between(rune_vec3 a, rune_vec3 b)
 void rune_control_measure(const rune_rig *rig, const rune_pose *pose, const rune_control *c, void *scratch,
                           rune_control_state *out)
 {
-    *out = (rune_control_state){c->target, c->target_r, rune_v3(0, 0, 0), c->pole, 0.0f};
-    if (c->mode == RUNE_CONTROL_AIM && !c->has_pole)
-        out->pole = rune_v3(0.0f, 1.0f, 0.0f);
+    *out = (rune_control_state){c->target, c->target_r, rune_v3(0, 0, 0), c->pole, c->has_pole, 0.0f};
+    if (c->mode == RUNE_CONTROL_AIM) {
+        out->pole = c->has_pole ? c->pole : rune_v3(0.0f, 1.0f, 0.0f);
+        out->has_pole = true;
+    }
     if (!rig || !scratch || c->joint < 0 || (size_t)c->joint >= pose->count || c->mode < RUNE_CONTROL_TWO_BONE)
         return;
     ctl_scratch s = rune__control_scratch(rig, scratch);
@@ -143,9 +146,11 @@ void rune_control_measure(const rune_rig *rig, const rune_pose *pose, const rune
     out->effector = f->p;
     if (c->mode == RUNE_CONTROL_AIM) {
         /* the aimed ray: from the offset point along forward */
-        rune_vec3 from = rune_v3_add(f->p, rune_v3(f->a[0] * c->offset.x + f->a[3] * c->offset.y + f->a[6] * c->offset.z,
-                                                   f->a[1] * c->offset.x + f->a[4] * c->offset.y + f->a[7] * c->offset.z,
-                                                   f->a[2] * c->offset.x + f->a[5] * c->offset.y + f->a[8] * c->offset.z));
+        rune_vec3 o = c->offset;
+        rune_vec3 from = rune_v3_add(f->p, s.scaled ? rune_v3(f->a[0] * o.x + f->a[3] * o.y + f->a[6] * o.z,
+                                                              f->a[1] * o.x + f->a[4] * o.y + f->a[7] * o.z,
+                                                              f->a[2] * o.x + f->a[5] * o.y + f->a[8] * o.z)
+                                                    : rune_q_rotate(f->r, o));
         out->error = angle_between(rune_q_rotate(f->r, c->forward), rune_v3_sub(c->target, from));
     } else if (c->mode == RUNE_CONTROL_ROTATION) {
         float d = fabsf(rune_q_dot(rune_q_normalize(f->r), rune_q_normalize(c->target_r)));

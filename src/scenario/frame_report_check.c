@@ -35,6 +35,14 @@ bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t wha
     for (size_t i = 0; !bad && i < r->weight_count; i++)
         if (!isfinite(r->weights[i].weight))
             bad = "weights";
+    for (size_t i = 0; !bad && i < r->control_count; i++) {
+        const rune_control_state *c = &r->controls[i].state;
+        const float v[14] = {c->target.x,   c->target.y,   c->target.z,   c->target_r.x, c->target_r.y,
+                             c->target_r.z, c->target_r.w, c->effector.x, c->effector.y, c->effector.z,
+                             c->pole.x,     c->pole.y,     c->pole.z,     c->error};
+        if (!all_finite(v, 14))
+            bad = "controls";
+    }
     if (!bad && !(isfinite(r->time) && fabs(r->time) <= FLT_MAX))
         bad = "time";
     if (bad && what)

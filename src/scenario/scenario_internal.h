@@ -45,6 +45,25 @@ void rune__scenario_free_assets(rune_scenario *s);
  * and root are resolved against the rig when the scenario runs. */
 rune_status rune__scenario_load_control(json_t *c, const char *path, rune__arena *arena, rune_command *d,
                                         rune_error *err);
+/** The controls of a run (scenario_run_controls.c): per command its
+ * control id (its name's first use + 1) and resolved control; per id the
+ * command whose control is set (-1: none) and its report. */
+typedef struct run_controls {
+    uint32_t *id;
+    rune_control *control;
+    int32_t *live;
+    rune_scenario_control *report;
+    size_t report_count;
+} run_controls;
+/** Resolves and checks every control command against the library's rig. */
+rune_status rune__run_controls_prepare(run_controls *rc, const rune_scenario *s, const rune_library *lib,
+                                       const rune_allocator *alloc, rune_error *err);
+/** Sets or removes the control of command i on the character. */
+rune_status rune__run_controls_apply(run_controls *rc, rune_character *ch, const rune_scenario *s, size_t i,
+                                     rune_error *err);
+/** The live solver controls' states after a frame, into rc->report. */
+void rune__run_controls_collect(run_controls *rc, const rune_character *ch, const rune_scenario *s);
+void rune__run_controls_free(run_controls *rc, const rune_scenario *s, const rune_allocator *alloc);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

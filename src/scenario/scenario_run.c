@@ -27,8 +27,7 @@ typedef struct runner {
     rune_source_view *sources;
     rune_scenario_source *named; /* the live sources with their document ids */
     size_t source_count;
-    uint32_t *control_id;     /* per command: controls are keyed by name */
-    rune_control *controls;   /* per command: the control, joints resolved */
+    run_controls controls;
     rune_scenario_event *events;
     size_t event_count;
     rune_scenario_weight weights[RUNE_SCENARIO_MAX_WEIGHTS];
@@ -44,8 +43,7 @@ static void runner_free(runner *r)
     rune__free(&r->alloc, r->names, r->starts, sizeof *r->names);
     rune__free(&r->alloc, r->sources, r->starts, sizeof *r->sources);
     rune__free(&r->alloc, r->named, r->starts, sizeof *r->named);
-    rune__free(&r->alloc, r->control_id, s->command_count, sizeof *r->control_id);
-    rune__free(&r->alloc, r->controls, s->command_count, sizeof *r->controls);
+    rune__run_controls_free(&r->controls, s, &r->alloc);
     rune__free(&r->alloc, r->events, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
 }
 
@@ -66,28 +64,6 @@ static rune_status root_joint(const runner *r, int32_t *root, rune_error *err)
     return *root == 0 && r->s->root_joint ? find_joint(r, r->s->root_joint, "root_joint: ", root, err) : RUNE_OK;
 }
 
-/* A control command as the character takes it: its joints resolved and
- * the whole control checked against the rig, errors naming the field. */
-static rune_status prepare_control(const runner *r, const rune_command *c, uint32_t id, rune_control *out,
-                                   rune_error *err)
-{
-    char where[64];
-    rune_status st;
-    *out = c->control;
-    out->id = id;
-    snprintf(where, sizeof where, "commands[%zu].joint: ", c->index);
-    if ((st = find_joint(r, c->joint, where, &out->joint, err)))
-        return st;
-    snprintf(where, sizeof where, "commands[%zu].root: ", c->index);
-    if (c->root && (st = find_joint(r, c->root, where, &out->root, err)))
-        return st;
-    if ((st = rune_control_check(rune_library_rig(r->lib), out, err))) {
-        rune_error_prefix(err, "commands[%zu].", c->index);
-        return st;
-    }
-    return RUNE_OK;
-}
-
 static rune_status prepare(runner *r, rune_error *err)
 {
     const rune_scenario *s = r->s;
@@ -102,24 +78,10 @@ static rune_status prepare(runner *r, rune_error *err)
     r->names = rune__calloc(&r->alloc, r->starts, sizeof *r->names);
     r->sources = rune__calloc(&r->alloc, r->starts, sizeof *r->sources);
     r->named = rune__calloc(&r->alloc, r->starts, sizeof *r->named);
-    r->control_id = rune__calloc(&r->alloc, s->command_count, sizeof *r->control_id);
-    r->controls = rune__calloc(&r->alloc, s->command_count, sizeof *r->controls);
     r->events = rune__calloc(&r->alloc, RUNE_SCENARIO_MAX_EVENTS, sizeof *r->events);
-    if (!r->names || !r->sources || !r->named || !r->control_id || !r->controls || !r->events)
+    if (!r->names || !r->sources || !r->named || !r->events)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
-    for (size_t i = 0; i < s->command_count; i++) {
-        const rune_command *c = &s->commands[i];
-        if (c->kind != RUNE_CMD_CONTROL)
-            continue;
-        /* a control's id is the position of its name's first use */
-        size_t first = 0;
-        while (s->commands[first].kind != RUNE_CMD_CONTROL || strcmp(s->commands[first].target, c->target) != 0)
-            first++;
-        r->control_id[i] = (uint32_t)first + 1;
-        if (!c->remove && (st = prepare_control(r, c, r->control_id[i], &r->controls[i], err)))
-            return st;
-    }
-    return RUNE_OK;
+    return rune__run_controls_prepare(&r->controls, s, r->lib, &r->alloc, err);
 }
 
 /* The play the newest start under this id made, when still live; 0. */
@@ -191,11 +153,7 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
         rune_character_fade_layer(r->ch, h, c->layer, c->weight, c->fade);
         break;
     case RUNE_CMD_CONTROL:
-        if (c->remove)
-            rune_character_remove_control(r->ch, r->control_id[i]);
-        else
-            return rune_character_set_control(r->ch, &r->controls[i], err);
-        break;
+        return rune__run_controls_apply(&r->controls, r->ch, r->s, i, err);
     }
     return RUNE_OK;
 }
@@ -253,9 +211,12 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
         r.event_count = 0;
         rune_character_deliver(r.ch, collect, &r);
         collect_weights(&r);
-        rune_frame_report rep = {f, (double)(f + 1) * s->dt, rune_library_rig(r.lib), rune_character_pose(r.ch),
-                                 r.events, r.event_count, rune_character_root_delta(r.ch), r.weights,
-                                 r.weight_count, r.ch, r.named, r.source_count};
+        rune__run_controls_collect(&r.controls, r.ch, s);
+        rune_frame_report rep = {f,          (double)(f + 1) * s->dt, rune_library_rig(r.lib), rune_character_pose(r.ch),
+                                 r.events,   r.event_count,           rune_character_root_delta(r.ch),
+                                 r.weights,  r.weight_count,          r.ch,
+                                 r.named,    r.source_count,          r.controls.report,
+                                 r.controls.report_count};
         if (fn && (st = fn(user, &rep)) != RUNE_OK)
             rune_fail(err, st, "frame %d: stopped by the caller", f);
     }

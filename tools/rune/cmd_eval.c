@@ -36,6 +36,7 @@ typedef struct eval_out {
     const eval_opts *o;
     bool started, any;
     bool scale; /* the scenario uses scale: print "s" */
+    bool controls; /* the scenario has solver controls: print "controls" */
     bool *keep; /* per joint */
     rune_mat4 *model; /* per joint, with --model */
     int status;
@@ -94,6 +95,45 @@ static int select_joints(eval_out *o, const rune_rig *rig)
     return rc;
 }
 
+static void write_vec(FILE *f, const char *key, const float *v, int n)
+{
+    fprintf(f, "\"%s\": [", key);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", f);
+        json_out_number(f, v[i]);
+    }
+    fputs("]", f);
+}
+
+/* The live solver controls: goal (as smoothed), effector, error. */
+static void write_controls(FILE *f, const rune_frame_report *r)
+{
+    fputs(", \"controls\": {", f);
+    for (size_t i = 0; i < r->control_count; i++) {
+        const rune_scenario_control *c = &r->controls[i];
+        const rune_control_state *s = &c->state;
+        fputs(i ? ", " : "", f);
+        json_out_string(f, c->name);
+        fputs(": {\"type\": ", f);
+        json_out_string(f, rune_control_mode_name(c->mode));
+        const float target[3] = {s->target.x, s->target.y, s->target.z};
+        const float effector[3] = {s->effector.x, s->effector.y, s->effector.z};
+        fputs(", ", f);
+        write_vec(f, "target", target, 3);
+        if (c->mode == RUNE_CONTROL_ROTATION || c->mode == RUNE_CONTROL_TRANSFORM) {
+            const float q[4] = {s->target_r.x, s->target_r.y, s->target_r.z, s->target_r.w};
+            fputs(", ", f);
+            write_vec(f, "target_r", q, 4);
+        }
+        fputs(", ", f);
+        write_vec(f, "effector", effector, 3);
+        fputs(", \"error\": ", f);
+        json_out_number(f, s->error);
+        fputs("}", f);
+    }
+    fputs("}", f);
+}
+
 static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
 {
     fprintf(f, "{\"frame\": %d, \"time\": ", r->frame);
@@ -137,7 +177,10 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
     json_out_number(f, r->root_motion.dz);
     fputs(", \"yaw\": ", f);
     json_out_number(f, r->root_motion.yaw);
-    fputs("}}", f);
+    fputs("}", f);
+    if (o->controls)
+        write_controls(f, r);
+    fputs("}", f);
 }
 
 static rune_status on_frame(void *user, const rune_frame_report *r)
@@ -208,6 +251,8 @@ int cmd_eval(int argc, char **argv)
         return rc;
     }
     eval_out out = {.o = &opts, .scale = s->uses_scale};
+    for (size_t i = 0; i < s->command_count; i++)
+        out.controls |= s->commands[i].kind == RUNE_CMD_CONTROL && s->commands[i].control.mode > RUNE_CONTROL_OFFSET;
     rune_error err = {0};
     rune_status st = rune_scenario_run(s, NULL, on_frame, &out, &err);
     if (!st && !out.started) /* zero frames */

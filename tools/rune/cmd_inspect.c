@@ -143,6 +143,27 @@ static void write_data(FILE *f, const timeline *t)
             fprintf(f, "%s%d", fr ? "," : "", b->live[fr] ? 1 : 0);
         fputs("]}", f);
     }
+    fputs("],\n\"controls\":[", f);
+    for (size_t i = 0; i < t->control_count; i++) {
+        const tl_control *k = &t->controls[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        str(f, k->name);
+        fputs(",\"type\":", f);
+        str(f, rune_control_mode_name(k->mode));
+        fprintf(f, ",\"angle\":%d,\"has_pole\":%d,\"target\":", k->mode == RUNE_CONTROL_AIM || k->mode == RUNE_CONTROL_ROTATION,
+                k->has_pole);
+        floats(f, &k->target[0].x, 3 * F, 1);
+        fputs(",\"effector\":", f);
+        floats(f, &k->effector[0].x, 3 * F, 1);
+        fputs(",\"pole\":", f);
+        floats(f, &k->pole[0].x, 3 * F, 1);
+        fputs(",\"error\":", f);
+        floats(f, k->error, F, 1);
+        fputs(",\"live\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", k->live[fr] ? 1 : 0);
+        fputs("]}", f);
+    }
     fputs("],\n\"events\":[", f);
     static const char *const kinds[] = {"marker", "loop", "stopped"};
     for (size_t i = 0; i < t->event_count; i++) {

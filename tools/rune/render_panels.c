@@ -2,7 +2,9 @@
  * on the shared time axis: skeleton snapshots (views chosen from the
  * clip's extent), joint rotation and translation, weights, graph states
  * as coloured bands with their fades as ramps, signals as ticks, the
- * root-motion path from above, blend spaces, and a coverage heat map. */
+ * root-motion path from above, blend spaces, a coverage heat map, and the
+ * solver controls: goals, poles and effectors on the snapshots, the error
+ * left over time. */
 #include "render_sheet.h"
 
 #include <math.h>
@@ -59,6 +61,44 @@ static bool is_leaf(const timeline *t, size_t j)
     return true;
 }
 
+/* The solver controls live at frame f on a snapshot: the goal as a
+ * cross, the pole as an open triangle, a dashed line from the effector
+ * to the goal; in the controls panel's colours. */
+static void draw_goals(const sheet *s, size_t f, box b, int ax, int ay, double cx, double cy, double scale)
+{
+    cairo_t *cr = s->cr;
+    const timeline *t = s->t;
+#define GX(v) (b.x + b.w / 2 + (axis_of(v, ax) - cx) * scale)
+#define GY(v) (b.y + (b.h - 16) / 2 - (axis_of(v, ay) - cy) * scale)
+    for (size_t i = 0; i < t->control_count; i++) {
+        const tl_control *k = &t->controls[i];
+        if (!k->live[f])
+            continue;
+        sheet_color(cr, i);
+        cairo_set_line_width(cr, 1.5);
+        double x = GX(k->target[f]), y = GY(k->target[f]);
+        cairo_move_to(cr, x - 5, y - 5), cairo_line_to(cr, x + 5, y + 5);
+        cairo_move_to(cr, x - 5, y + 5), cairo_line_to(cr, x + 5, y - 5);
+        cairo_stroke(cr);
+        if (k->mode != RUNE_CONTROL_AIM && k->mode != RUNE_CONTROL_ROTATION) {
+            static const double dash[2] = {3, 3};
+            cairo_set_dash(cr, dash, 2, 0);
+            cairo_move_to(cr, GX(k->effector[f]), GY(k->effector[f]));
+            cairo_line_to(cr, x, y);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+        }
+        if (k->has_pole) {
+            double px = GX(k->pole[f]), py = GY(k->pole[f]);
+            cairo_move_to(cr, px, py - 5), cairo_line_to(cr, px + 5, py + 4), cairo_line_to(cr, px - 5, py + 4);
+            cairo_close_path(cr);
+            cairo_stroke(cr);
+        }
+    }
+#undef GX
+#undef GY
+}
+
 static void skeleton_row(const sheet *s, box row, int ax, int ay, const double lo[3], const double hi[3],
                          const char *label)
 {
@@ -105,6 +145,7 @@ static void skeleton_row(const sheet *s, box row, int ax, int ay, const double l
                 sheet_text_fit(cr, PX(j) + 4, PY(j) - 3, 9, 90, name ? name + 1 : t->joint_names[j]);
             }
         }
+        draw_goals(s, f, b, ax, ay, cx, cy, scale);
 #undef PX
 #undef PY
         char caption[64];
@@ -235,6 +276,52 @@ static void draw_weights(const sheet *s, box b)
     lines(s, b, weight_of, t->series_count, NULL, 0, hi, 0);
     for (size_t i = 0; i < t->series_count; i++)
         sheet_legend(s, b, i, i, t->series_names[i]);
+}
+
+/* The error each solver control leaves, over the frames it is live:
+ * distance for position solvers, degrees for aim and rotation. */
+static void draw_controls(const sheet *s, box b)
+{
+    const timeline *t = s->t;
+    cairo_t *cr = s->cr;
+    double hi = 1e-6;
+    bool angles = false, distances = false;
+    for (size_t i = 0; i < t->control_count; i++) {
+        const tl_control *k = &t->controls[i];
+        bool angle = k->mode == RUNE_CONTROL_AIM || k->mode == RUNE_CONTROL_ROTATION;
+        angles |= angle, distances |= !angle;
+        for (size_t f = 0; f < t->frames; f++)
+            if (k->live[f])
+                hi = fmax(hi, angle ? k->error[f] * 180.0 / 3.14159265358979 : k->error[f]);
+    }
+    hi = hi >= 1 ? ceil(hi) : hi * 1.1;
+    sheet_axes(s, b, angles && distances ? "controls: effector to goal (model units; aim, rotation: degrees)"
+                     : angles           ? "controls: aimed ray to goal (degrees)"
+                                        : "controls: effector to goal (model units)",
+               0, hi, "");
+    for (size_t i = 0; i < t->control_count; i++) {
+        const tl_control *k = &t->controls[i];
+        double unit = k->mode == RUNE_CONTROL_AIM || k->mode == RUNE_CONTROL_ROTATION ? 180.0 / 3.14159265358979 : 1.0;
+        sheet_color(cr, i);
+        cairo_set_line_width(cr, 1.6);
+        bool down = false;
+        for (size_t f = 0; f < t->frames; f++) {
+            if (!k->live[f]) {
+                down = false;
+                continue;
+            }
+            double x = sheet_x(s, (double)f), y = b.y + b.h - b.h * clampd(k->error[f] * unit / hi, 0, 1.02);
+            if (down)
+                cairo_line_to(cr, x, y);
+            else
+                cairo_move_to(cr, x, y), cairo_rel_line_to(cr, 0.1, 0);
+            down = true;
+        }
+        cairo_stroke(cr);
+        char label[TL_NAME + 24];
+        snprintf(label, sizeof label, "%s (%s)", k->name, rune_control_mode_name(k->mode));
+        sheet_legend(s, b, i, i, label);
+    }
 }
 
 /* ---- graph states ---------------------------------------------------------- */
@@ -590,6 +677,7 @@ void panel_draw(const sheet *s, sheet_panel p, box b)
     case PANEL_ROOT: draw_root(s, b); break;
     case PANEL_BLEND: draw_blend(s, b); break;
     case PANEL_COVERAGE: draw_coverage(s, b); break;
+    case PANEL_CONTROLS: draw_controls(s, b); break;
     default: break;
     }
 }

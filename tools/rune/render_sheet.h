@@ -1,7 +1,8 @@
 /* The picture `rune render` draws from a timeline (timeline.h): a column
  * of panels on one time axis -- skeleton snapshots, joint rotation and
  * translation, weights, graph states, signals, root-motion path, blend
- * spaces, a coverage heat map -- chosen with --panels. render_sheet.c lays
+ * spaces, a coverage heat map, the solver controls' errors -- chosen with
+ * --panels. render_sheet.c lays
  * out the page, render_panels.c draws each panel, render_draw.c holds the
  * drawing helpers both use. */
 #ifndef RUNE_TOOL_RENDER_SHEET_H
@@ -24,6 +25,7 @@ typedef enum sheet_panel {
     PANEL_ROOT,
     PANEL_BLEND,
     PANEL_COVERAGE,
+    PANEL_CONTROLS,
     PANEL_COUNT
 } sheet_panel;
 

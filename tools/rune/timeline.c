@@ -183,6 +183,47 @@ static void add_event(collector *c, size_t f, const rune_scenario_event *e)
     snprintf(out->value, TL_NAME, "%s", e->value ? e->value : "");
 }
 
+/* The live solver controls of a frame: each gets its arrays the first
+ * frame it is set. */
+static void collect_controls(collector *c, const rune_frame_report *r, size_t f)
+{
+    timeline *t = c->t;
+    for (size_t i = 0; i < r->control_count; i++) {
+        const rune_scenario_control *rc = &r->controls[i];
+        size_t k = 0;
+        while (k < t->control_count && strcmp(t->controls[k].name, rc->name) != 0)
+            k++;
+        if (k == t->control_count) {
+            if (k == TL_MAX_CONTROLS)
+                continue;
+            tl_control *n = &t->controls[k];
+            size_t frames = t->frames + 1;
+            n->target = calloc(frames, sizeof *n->target);
+            n->effector = calloc(frames, sizeof *n->effector);
+            n->pole = calloc(frames, sizeof *n->pole);
+            n->error = calloc(frames, sizeof *n->error);
+            n->live = calloc(frames, sizeof *n->live);
+            if (!n->target || !n->effector || !n->pole || !n->error || !n->live) {
+                free(n->target), free(n->effector), free(n->pole), free(n->error), free(n->live);
+                memset(n, 0, sizeof *n);
+                c->nomem = true;
+                return;
+            }
+            snprintf(n->name, TL_NAME, "%s", rc->name);
+            t->control_count++;
+        }
+        tl_control *ctl = &t->controls[k];
+        ctl->mode = rc->mode;
+        ctl->joint = rc->joint;
+        ctl->has_pole |= rc->mode != RUNE_CONTROL_AIM && rc->state.has_pole; /* an aim's pole is a direction */
+        ctl->target[f] = rc->state.target;
+        ctl->effector[f] = rc->state.effector;
+        ctl->pole[f] = rc->state.pole;
+        ctl->error[f] = rc->state.error;
+        ctl->live[f] = true;
+    }
+}
+
 static rune_status on_frame(void *user, const rune_frame_report *r)
 {
     collector *c = user;
@@ -235,6 +276,7 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     for (size_t i = 0; i < r->event_count; i++)
         add_event(c, f, &r->events[i]);
     collect_sources(c, r, f);
+    collect_controls(c, r, f);
     return c->nomem ? RUNE_E_NOMEM : RUNE_OK;
 }
 
@@ -289,6 +331,10 @@ void timeline_free(timeline *t)
     }
     for (size_t i = 0; i < t->blend_count; i++)
         free(t->blends[i].param), free(t->blends[i].weight), free(t->blends[i].live);
+    for (size_t i = 0; i < t->control_count; i++) {
+        tl_control *k = &t->controls[i];
+        free(k->target), free(k->effector), free(k->pole), free(k->error), free(k->live);
+    }
     memset(t, 0, sizeof *t);
 }
 

@@ -1,7 +1,8 @@
 /* What `rune render` and `rune inspect` show: a scenario evaluated frame
  * by frame and kept whole -- the rig, every frame's local and model pose,
  * coverage, the weights of plays and blend samples, graph layers' states
- * and fades, blend-space parameters, signals and root motion. Collected
+ * and fades, blend-space parameters, signals, root motion and solver
+ * controls' goals and errors. Collected
  * once (timeline.c), drawn by render_sheet.c and inspect_page.c. */
 #ifndef RUNE_TOOL_TIMELINE_H
 #define RUNE_TOOL_TIMELINE_H
@@ -18,6 +19,7 @@
 #define TL_MAX_LAYERS 16  /* graph layers, all instances together */
 #define TL_MAX_BLENDS 4   /* blend spaces of motion plays */
 #define TL_MAX_SAMPLES 16 /* samples of one blend space drawn */
+#define TL_MAX_CONTROLS 8 /* solver controls drawn */
 
 /* One graph layer of one instance ("instance/layer"), per frame. */
 typedef struct tl_layer {
@@ -42,6 +44,17 @@ typedef struct tl_blend {
     float *weight; /* frames x TL_MAX_SAMPLES */
     bool *live;    /* frames */
 } tl_blend;
+
+/* A solver control: per frame its goal, effector, pole and the error
+ * left (rune_control_state), where it is live. */
+typedef struct tl_control {
+    char name[TL_NAME];
+    rune_control_mode mode;
+    int32_t joint;
+    rune_vec3 *target, *effector, *pole; /* frames */
+    float *error;
+    bool *live, has_pole;
+} tl_control;
 
 typedef struct tl_event {
     size_t frame;
@@ -76,6 +89,8 @@ typedef struct timeline {
     size_t layer_count;
     tl_blend blends[TL_MAX_BLENDS];
     size_t blend_count;
+    tl_control controls[TL_MAX_CONTROLS];
+    size_t control_count;
 } timeline;
 
 /** Evaluates frames [first, last) of the scenario into t (zeroed first);

@@ -1,0 +1,19 @@
+/* No ozz-animation checkout was given to CMake (-DRUNE_OZZ_DIR): nothing
+ * of ozz is measured, and the report says so (bench/ozz_anchor.h). */
+#include "ozz_anchor.h"
+
+const char *bench_ozz_name(void) { return NULL; }
+
+static bench_anchor none(void) { return (bench_anchor){-1.0, 0, 0}; }
+
+bench_anchor bench_ozz_two_bone(const bench_plan *p, const rune_ik_two_bone_job *jobs, size_t n)
+{
+    (void)p, (void)jobs, (void)n;
+    return none();
+}
+
+bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job *jobs, size_t n)
+{
+    (void)p, (void)jobs, (void)n;
+    return none();
+}

@@ -40,7 +40,7 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
         }
         char id[16];
         snprintf(id, sizeof id, "clip%zu", c);
-        rune_sequence_desc d = {id, 1, true, RUNE_PRIORITY_MOVEMENT, kf, KEYS, NULL, 0};
+        rune_sequence_desc d = {id, 1, true, RUNE_PRIORITY_MOVEMENT, kf, KEYS, NULL, 0, 0.0f};
         rc = rune_library_add_clip(s->lib, &d, NULL, NULL);
     }
     if (!rc) {

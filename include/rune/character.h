@@ -54,7 +54,19 @@ RUNE_API rune_status rune_library_add_clip(rune_library *lib, const rune_sequenc
                                   rune_error *err);
 /** Adds a compiled clip, taking ownership of it (also on failure). */
 RUNE_API rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t *index, rune_error *err);
+/** The same for a clip authored on another rig: `retarget` maps that rig
+ * onto the library's (rune_retarget_create(source, rune_library_rig(lib),
+ * ...)); the clip is retargeted here, once (rune_binding_create), and the
+ * mapping may be destroyed afterwards. */
+RUNE_API rune_status rune_library_add_retargeted_clip(rune_library *lib, const rune_sequence_desc *desc,
+                                                      const rune_retarget *retarget, uint32_t *index,
+                                                      rune_error *err);
+RUNE_API rune_status rune_library_adopt_retargeted_clip(rune_library *lib, rune_clip *clip,
+                                                        const rune_retarget *retarget, uint32_t *index,
+                                                        rune_error *err);
 RUNE_API size_t rune_library_clip_count(const rune_library *lib);
+/** The clip a play of index `clip` samples (retargeted: the copy on the
+ * library's rig, rune_binding_clip). */
 RUNE_API const rune_clip *rune_library_clip(const rune_library *lib, uint32_t clip);
 RUNE_API const rune_binding *rune_library_binding(const rune_library *lib, uint32_t clip);
 /** All bindings, clip order: what motion players and graph instances of

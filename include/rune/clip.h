@@ -74,6 +74,7 @@ typedef struct rune_sequence_desc {
     size_t keyframe_count;
     const rune_marker_desc *markers;
     size_t marker_count;
+    float length; /**< at least this long, seconds (0: the last key's time) */
 } rune_sequence_desc;
 
 typedef struct rune_clip rune_clip;

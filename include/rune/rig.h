@@ -196,18 +196,90 @@ RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *in
  * defaults from it. */
 RUNE_API float rune_rig_height(const rune_rig *rig);
 
+/** A retarget mapping: plays clips authored on a source rig on a target
+ * rig (docs/semantics.md, "Retargeting"). Each target joint is mapped to
+ * at most one source joint; a mapped joint takes the source's model-space
+ * rotation delta from its rest pose onto its own rest pose,
+ *     target model = source model * source rest model^-1 * target rest model,
+ * back to its local space through its parent; the topmost mapped joint
+ * (the hips) also takes the source's model-space travel from rest, scaled
+ * by the ratio of the rigs' hip heights; every other joint keeps its rest
+ * translation, so the target's bone lengths never change. Unmapped target
+ * joints get no track (coverage 0). Both rigs are read once, at creation:
+ * the mapping is immutable and keeps no pointer to them. */
+typedef struct rune_retarget rune_retarget;
+
+/** How a target joint got its source joint. */
+typedef enum rune_retarget_match {
+    RUNE_RETARGET_UNMAPPED = 0,
+    RUNE_RETARGET_EXPLICIT,   /**< named by the map */
+    RUNE_RETARGET_EXACT,      /**< the same parent/part */
+    RUNE_RETARGET_PART,       /**< the same part, unique in both rigs */
+    RUNE_RETARGET_NORMALIZED  /**< the same normalized name, unique in both (rune_retarget_normalize) */
+} rune_retarget_match;
+
+/** One entry of an explicit map: joint names as rune_rig_find takes them
+ * ("parent/part" or a unique part). `target` NULL keeps `source` out of
+ * the mapping (it is not matched by name either). */
+typedef struct rune_retarget_pair {
+    const char *source;
+    const char *target;
+} rune_retarget_pair;
+
+/** Creates a mapping from `source` to `target`: the explicit pairs first,
+ * then, for every target joint they leave out, the source joint of the
+ * same parent/part, else of the same part (unique in both rigs), else of
+ * the same normalized name (unique in both), among source joints not yet
+ * mapped. Fails (RUNE_E_INVALID) on a pair naming a joint a rig lacks
+ * ("map[2]: no joint \"Hipz\" in the source rig"), a joint mapped twice,
+ * or a mapping with no joint at all. */
+RUNE_API rune_status rune_retarget_create(const rune_rig *source, const rune_rig *target, const rune_retarget_pair *map,
+                                          size_t count, const rune_allocator *alloc, rune_retarget **out,
+                                          rune_error *err);
+RUNE_API void rune_retarget_destroy(rune_retarget *retarget);
+/** A process-unique id (never 0, never reused): part of a binding's identity. */
+RUNE_API uint32_t rune_retarget_id(const rune_retarget *retarget);
+/** The source joint a target joint takes its motion from, or -1. */
+RUNE_API int32_t rune_retarget_source_of(const rune_retarget *retarget, size_t target_joint);
+/** How the target joint was mapped. */
+RUNE_API rune_retarget_match rune_retarget_how(const rune_retarget *retarget, size_t target_joint);
+/** The target joint a source joint drives, or -1 (unused source joints). */
+RUNE_API int32_t rune_retarget_target_of(const rune_retarget *retarget, size_t source_joint);
+/** Mapped target joints. */
+RUNE_API size_t rune_retarget_mapped_count(const rune_retarget *retarget);
+/** The ratio of hip heights (target / source) translations are scaled by. */
+RUNE_API float rune_retarget_scale(const rune_retarget *retarget);
+/** Joint counts of the rigs it was made for. */
+RUNE_API size_t rune_retarget_source_joints(const rune_retarget *retarget);
+RUNE_API size_t rune_retarget_target_joints(const rune_retarget *retarget);
+/** The name form matching falls back to: after the last ':' (a
+ * "mixamorig:" prefix), lower case, a side token (a leading "left",
+ * "right", "l_", "r_", "l.", "r.", or a trailing "_l", "_r", ".l", ".r",
+ * " l", " r") moved to the front as "left"/"right", then letters and digits
+ * only: "mixamorig:LeftUpLeg", "UpLeg_L", "L_UpLeg" and "upleg.l" are all
+ * "leftupleg". Writes at most `size` bytes (NUL included); returns buf. */
+RUNE_API const char *rune_retarget_normalize(const char *name, char *buf, size_t size);
+
 /** Which joint each track of a clip drives on one rig layout. */
 typedef struct rune_binding rune_binding;
 
 /** Binds a clip's tracks to a rig: exact (parent part, part) match first;
  * otherwise the part name alone when it names exactly one joint of the rig
  * and exactly one track of the clip. Unmatched tracks are ignored.
- * `retarget_id` identifies a retarget mapping (0: none) and is part of the
- * binding's identity. */
-RUNE_API rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
+ * With a `retarget` (NULL: none) the clip is authored on the mapping's
+ * source rig and `rig` must have the layout of its target: the binding
+ * then holds the clip retargeted onto `rig` (rune_binding_clip; built
+ * here, once, so sampling costs what a clip of the rig's own costs) and
+ * the mapping's id is part of its identity. */
+RUNE_API rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, const rune_retarget *retarget,
                                 const rune_allocator *alloc, rune_binding **out, rune_error *err);
 RUNE_API void rune_binding_destroy(rune_binding *binding);
+/** The clip the binding samples: the clip itself, or its retargeted copy. */
 RUNE_API const rune_clip *rune_binding_clip(const rune_binding *binding);
+/** The clip the binding was made from (the source clip when retargeted). */
+RUNE_API const rune_clip *rune_binding_source_clip(const rune_binding *binding);
+/** The id of the binding's retarget mapping, 0 without one. */
+RUNE_API uint32_t rune_binding_retarget_id(const rune_binding *binding);
 /** Joint driven by a track, or -1 when the track did not bind. */
 RUNE_API int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
@@ -251,7 +323,7 @@ RUNE_API void rune_binding_cache_destroy(rune_binding_cache *cache);
 /** Returns a cached binding or builds one. The binding stays owned by the
  * cache. */
 RUNE_API rune_status rune_binding_cache_acquire(rune_binding_cache *cache, const rune_rig *rig, const rune_clip *clip,
-                                       uint32_t retarget_id, const rune_binding **out, rune_error *err);
+                                       const rune_retarget *retarget, const rune_binding **out, rune_error *err);
 RUNE_API size_t rune_binding_cache_builds(const rune_binding_cache *cache);
 
 RUNE_END_DECLS

@@ -308,7 +308,7 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
     if (!st)
         st = clip_sequence(r, index, &v, id, kf, poses, md);
     if (!st) {
-        rune_sequence_desc d = {id, v.revision, (v.flags & CLIP_FLAG_LOOP) != 0, v.priority, kf, v.keys, md, v.markers};
+        rune_sequence_desc d = {id, v.revision, (v.flags & CLIP_FLAG_LOOP) != 0, v.priority, kf, v.keys, md, v.markers, 0.0f};
         st = rune_clip_compile(&d, al, &r->a->clips[index], r->err);
         if (st)
             rune_error_prefix(r->err, "%s: clip section %zu: ", r->name, index);

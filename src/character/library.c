@@ -129,6 +129,12 @@ static bool playable_id_taken(const rune_library *lib, const char *id)
 
 rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t *index, rune_error *err)
 {
+    return rune_library_adopt_retargeted_clip(lib, clip, NULL, index, err);
+}
+
+rune_status rune_library_adopt_retargeted_clip(rune_library *lib, rune_clip *clip, const rune_retarget *retarget,
+                                               uint32_t *index, rune_error *err)
+{
     const char *id = rune_clip_id(clip);
     rune_status st = RUNE_OK;
     if (playable_id_taken(lib, id))
@@ -141,7 +147,7 @@ rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory adding clip \"%s\"", id);
     rune_binding *b = NULL;
     if (!st)
-        st = rune_binding_create(lib->rig, clip, 0, &lib->alloc, &b, err);
+        st = rune_binding_create(lib->rig, clip, retarget, &lib->alloc, &b, err);
     if (st) {
         rune_clip_destroy(clip);
         return st;
@@ -159,19 +165,25 @@ rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip, uint32_t
 rune_status rune_library_add_clip(rune_library *lib, const rune_sequence_desc *desc, uint32_t *index,
                                   rune_error *err)
 {
+    return rune_library_add_retargeted_clip(lib, desc, NULL, index, err);
+}
+
+rune_status rune_library_add_retargeted_clip(rune_library *lib, const rune_sequence_desc *desc,
+                                             const rune_retarget *retarget, uint32_t *index, rune_error *err)
+{
     if (desc->id && playable_id_taken(lib, desc->id))
         return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": the id is already a clip or motion of the library",
                          desc->id);
     rune_clip *clip;
     rune_status st = rune_clip_compile(desc, &lib->alloc, &clip, err);
-    return st ? st : rune_library_adopt_clip(lib, clip, index, err);
+    return st ? st : rune_library_adopt_retargeted_clip(lib, clip, retarget, index, err);
 }
 
 size_t rune_library_clip_count(const rune_library *lib) { return lib->clip_count; }
 
 const rune_clip *rune_library_clip(const rune_library *lib, uint32_t i)
 {
-    return i < lib->clip_count ? lib->clips[i] : NULL;
+    return i < lib->clip_count ? rune_binding_clip(lib->bindings[i]) : NULL;
 }
 
 const rune_binding *rune_library_binding(const rune_library *lib, uint32_t i)

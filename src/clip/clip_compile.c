@@ -52,6 +52,8 @@ static rune_status validate(const rune_sequence_desc *d, rune_error *err)
     if (d->priority < 0 || d->priority >= RUNE_PRIORITY_COUNT)
         return rune_fail(err, RUNE_E_INVALID, "priority: %d is outside 0..%d", d->priority,
                          RUNE_PRIORITY_COUNT - 1);
+    if (!(d->length >= 0.0f) || !rune_in_range(d->length))
+        return rune_fail(err, RUNE_E_INVALID, "length: not a finite number of 0 to %g", (double)RUNE_MAX_MAGNITUDE);
     for (size_t i = 0; i < d->keyframe_count; i++) {
         const rune_keyframe_desc *k = &d->keyframes[i];
         if (!rune_in_range(k->time))
@@ -275,6 +277,8 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
             if (d->keyframes[i].time > length)
                 length = d->keyframes[i].time;
         }
+    if (d->length > length)
+        length = d->length;
     /* keys written by rune (assets, importers) come sorted: one pass checks */
     bool sorted = true;
     for (size_t i = 1; sorted && i < ref_count; i++)

@@ -1,7 +1,9 @@
 /* Clip binding: which rig joint each clip track drives, matched by parent
- * and part names with an unambiguous part-only fallback; and the binding
- * cache keyed by clip, layout signature and retarget mapping. */
+ * and part names with an unambiguous part-only fallback, and sampling
+ * through it (binding_create.c makes bindings, retargeted ones too;
+ * binding_cache.c keeps them). */
 #include "rune/rig.h"
+#include "rig_internal.h"
 #include "../base/alloc.h"
 #include "../clip/sample_dest.h"
 
@@ -9,7 +11,10 @@
 
 struct rune_binding {
     rune_allocator alloc;
-    const rune_clip *clip;
+    const rune_clip *clip;        /* what is sampled: source_clip, or owned */
+    const rune_clip *source_clip; /* what the binding was made from */
+    rune_clip *owned;             /* the retargeted copy, or NULL */
+    uint32_t retarget_id;
     size_t joint_count;
     size_t track_count;
     size_t bound;
@@ -46,12 +51,10 @@ static int32_t match_track(const rune_rig *rig, const rune_clip *clip, size_t t)
     return -1;
 }
 
-rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint32_t retarget_id,
-                                const rune_allocator *alloc, rune_binding **out, rune_error *err)
+rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const rune_clip *source, rune_clip *owned,
+                               uint32_t retarget_id, const rune_allocator *alloc, rune_binding **out, rune_error *err)
 {
-    (void)retarget_id; /* identity of the mapping; no retarget tables yet */
     *out = NULL;
-    alloc = rune__alloc_or_default(alloc);
     rune_binding *b = rune__calloc(alloc, 1, sizeof *b);
     size_t tracks = rune_clip_track_count(clip), joints = rune_rig_joint_count(rig);
     int32_t *map = rune__calloc(alloc, tracks, sizeof *map);
@@ -60,10 +63,14 @@ rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, uint
         rune__free(alloc, b, 1, sizeof *b);
         rune__free(alloc, map, tracks, sizeof *map);
         rune__free(alloc, lanes, joints, sizeof *lanes);
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(clip));
+        rune_clip_destroy(owned);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
     }
     b->alloc = *alloc;
     b->clip = clip;
+    b->source_clip = source;
+    b->owned = owned;
+    b->retarget_id = retarget_id;
     b->joint_count = joints;
     b->track_count = tracks;
     b->joint_of_track = map;
@@ -89,10 +96,13 @@ void rune_binding_destroy(rune_binding *b)
     rune_allocator a = b->alloc;
     rune__free(&a, b->joint_of_track, b->track_count, sizeof *b->joint_of_track);
     rune__free(&a, b->track_of_joint, b->joint_count, sizeof *b->track_of_joint);
+    rune_clip_destroy(b->owned);
     rune__free(&a, b, 1, sizeof *b);
 }
 
 const rune_clip *rune_binding_clip(const rune_binding *b) { return b->clip; }
+const rune_clip *rune_binding_source_clip(const rune_binding *b) { return b->source_clip; }
+uint32_t rune_binding_retarget_id(const rune_binding *b) { return b->retarget_id; }
 int32_t rune_binding_joint(const rune_binding *b, size_t track) { return b->joint_of_track[track]; }
 size_t rune_binding_bound_count(const rune_binding *b) { return b->bound; }
 
@@ -189,68 +199,3 @@ void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache,
         rune_pose_set_s(pose, j, rune_v3(1.0f, 1.0f, 1.0f));
     }
 }
-
-typedef struct binding_entry {
-    uint64_t clip_serial;
-    uint64_t layout;
-    uint32_t retarget;
-    rune_binding *binding;
-} binding_entry;
-
-struct rune_binding_cache {
-    rune_allocator alloc;
-    binding_entry *entries;
-    size_t count, cap;
-    size_t builds;
-};
-
-rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err)
-{
-    alloc = rune__alloc_or_default(alloc);
-    rune_binding_cache *c = rune__calloc(alloc, 1, sizeof *c);
-    if (!c)
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating binding cache");
-    c->alloc = *alloc;
-    *out = c;
-    return RUNE_OK;
-}
-
-void rune_binding_cache_destroy(rune_binding_cache *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->count; i++)
-        rune_binding_destroy(c->entries[i].binding);
-    rune_allocator a = c->alloc;
-    rune__free(&a, c->entries, c->cap, sizeof *c->entries);
-    rune__free(&a, c, 1, sizeof *c);
-}
-
-rune_status rune_binding_cache_acquire(rune_binding_cache *c, const rune_rig *rig, const rune_clip *clip,
-                                       uint32_t retarget_id, const rune_binding **out, rune_error *err)
-{
-    uint64_t serial = rune_clip_serial(clip), layout = rune_rig_layout_signature(rig);
-    for (size_t i = 0; i < c->count; i++) {
-        binding_entry *e = &c->entries[i];
-        if (e->clip_serial == serial && e->layout == layout && e->retarget == retarget_id) {
-            *out = e->binding;
-            return RUNE_OK;
-        }
-    }
-    if (!rune__grow(&c->alloc, (void **)&c->entries, &c->cap, c->count + 1, sizeof *c->entries))
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory caching a binding");
-    rune_binding *b;
-    rune_status st = rune_binding_create(rig, clip, retarget_id, &c->alloc, &b, err);
-    if (st)
-        return st;
-    binding_entry *e = &c->entries[c->count++];
-    e->clip_serial = serial;
-    e->layout = layout;
-    e->retarget = retarget_id;
-    e->binding = b;
-    c->builds++;
-    *out = b;
-    return RUNE_OK;
-}
-
-size_t rune_binding_cache_builds(const rune_binding_cache *c) { return c->builds; }

@@ -27,4 +27,10 @@ void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *out);
 RUNE_API void rune__rig_grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3]);
 RUNE_API float rune__rig_box_height(const float lo[3], const float hi[3]);
 
+/* A binding of `clip` (sampled) made from `source`, owning `owned` (the
+ * retargeted copy, or NULL; freed also on failure), `retarget_id` its
+ * mapping's id or 0 (clip_binding.c). */
+rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const rune_clip *source, rune_clip *owned,
+                               uint32_t retarget_id, const rune_allocator *alloc, rune_binding **out, rune_error *err);
+
 #endif

@@ -46,7 +46,7 @@ static rune_status clip_sequence(const rune_clip *c, rune__arena *arena, rune_se
     for (size_t i = 0; i < markers; i++)
         md[i] = (rune_marker_desc){m[i].time, m[i].name, m[i].value};
     *d = (rune_sequence_desc){rune_clip_id(c), rune_clip_revision(c), rune_clip_loops(c), rune_clip_priority(c),
-                              kf, keys, md, markers};
+                              kf, keys, md, markers, rune_clip_length(c)};
     return RUNE_OK;
 }
 

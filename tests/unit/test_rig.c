@@ -368,10 +368,22 @@ static void test_revisions_and_binding_cache(void **state)
     assert_ptr_equal(b1, b2);
     assert_int_equal(rune_binding_cache_builds(cache), 1);
     near(rune_rig_frame(rig, 2).t.y, 2, 0);
-    /* another retarget mapping is another binding */
-    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 7, &b3, NULL), RUNE_OK);
+    /* a retarget mapping is another binding; the same mapping reuses it, a
+     * new mapping (even of the same rigs) never does */
+    rune_retarget *rt, *rt2;
+    assert_int_equal(rune_retarget_create(rig, rig, NULL, 0, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(rig, rig, NULL, 0, NULL, &rt2, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, rt, &b3, NULL), RUNE_OK);
     assert_ptr_not_equal(b3, b1);
     assert_int_equal(rune_binding_cache_builds(cache), 2);
+    assert_int_equal(rune_binding_retarget_id(b3), rune_retarget_id(rt));
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, rt, &b2, NULL), RUNE_OK);
+    assert_ptr_equal(b2, b3);
+    assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, rt2, &b2, NULL), RUNE_OK);
+    assert_ptr_not_equal(b2, b3);
+    assert_int_equal(rune_binding_cache_builds(cache), 3);
+    rune_retarget_destroy(rt);
+    rune_retarget_destroy(rt2);
     /* membership change: new topology revision and signature, rebinding */
     rune_joint_desc extra = J("Head", "Torso");
     assert_int_equal(rune_rig_add_joint(rig, &extra, NULL), RUNE_OK);
@@ -379,7 +391,7 @@ static void test_revisions_and_binding_cache(void **state)
     assert_true(rune_rig_layout_signature(rig) != sig);
     assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, 0, &b4, NULL), RUNE_OK);
     assert_ptr_not_equal(b4, b1);
-    assert_int_equal(rune_binding_cache_builds(cache), 3);
+    assert_int_equal(rune_binding_cache_builds(cache), 4);
     rune_binding_cache_destroy(cache);
     rune_clip_destroy(clip);
     rune_rig_destroy(rig);

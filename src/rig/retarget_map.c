@@ -1,0 +1,345 @@
+/* Retarget mappings (rune/rig.h): which source joint each target joint
+ * takes its motion from -- the explicit pairs, then names (exact, part,
+ * normalized) -- and what retargeting needs of both rigs at rest, read
+ * once: rest model rotations, the hips' travel ratio, the top joint's
+ * parent frame. Load-time code. */
+#include "retarget_internal.h"
+#include "rig_internal.h"
+#include "../base/alloc.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic uint32_t next_id = 1;
+
+const char *rune_retarget_normalize(const char *name, char *buf, size_t size)
+{
+    if (!size)
+        return buf;
+    const char *colon = strrchr(name, ':');
+    if (colon)
+        name = colon + 1;
+    char low[256];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = '\0';
+    const char *side = "", *body = low;
+    size_t len = n;
+    if (len > 4 && strncmp(low, "left", 4) == 0)
+        side = "left", body = low + 4, len -= 4;
+    else if (len > 5 && strncmp(low, "right", 5) == 0)
+        side = "right", body = low + 5, len -= 5;
+    else if (len > 2 && (low[0] == 'l' || low[0] == 'r') && (low[1] == '_' || low[1] == '.' || low[1] == ' '))
+        side = low[0] == 'l' ? "left" : "right", body = low + 2, len -= 2;
+    else if (len > 2 && (low[len - 1] == 'l' || low[len - 1] == 'r') &&
+             (low[len - 2] == '_' || low[len - 2] == '.' || low[len - 2] == ' '))
+        side = low[len - 1] == 'l' ? "left" : "right", len -= 2;
+    size_t k = 0;
+    for (const char *s = side; *s && k + 1 < size; s++)
+        buf[k++] = *s;
+    for (size_t i = 0; i < len && k + 1 < size; i++)
+        if (isalnum((unsigned char)body[i]))
+            buf[k++] = body[i];
+    buf[k] = '\0';
+    return buf;
+}
+
+/* A copy of a rig (joint descriptions rebuilt from it: parents named
+ * "grandparent/parent", unique as (parent, part) pairs are). */
+static rune_status copy_rig(const rune_rig *rig, const rune_allocator *alloc, rune_rig **out, rune_error *err)
+{
+    size_t n = rune_rig_joint_count(rig);
+    rune_joint_desc *d = rune__calloc(alloc, n ? n : 1, sizeof *d);
+    char (*names)[256] = rune__calloc(alloc, n ? n : 1, sizeof *names);
+    rune_status st = d && names ? RUNE_OK : rune_fail(err, RUNE_E_NOMEM, "out of memory copying a rig");
+    for (size_t j = 0; !st && j < n; j++) {
+        int32_t p = rune_rig_parent(rig, j);
+        if (p >= 0)
+            rune_rig_joint_name(rig, (size_t)p, names[j], sizeof names[j]);
+        rune_vec3 s = rune_rig_frame_scale(rig, j);
+        d[j] = (rune_joint_desc){rune_rig_part(rig, j), p >= 0 ? names[j] : NULL, rune_rig_frame(rig, j), s,
+                                 s.x != 1.0f || s.y != 1.0f || s.z != 1.0f};
+    }
+    if (!st)
+        st = rune_rig_create(d, n, alloc, out, err);
+    rune__free(alloc, d, n ? n : 1, sizeof *d);
+    rune__free(alloc, names, n ? n : 1, sizeof *names);
+    return st;
+}
+
+void rune_retarget_destroy(rune_retarget *r)
+{
+    if (!r)
+        return;
+    rune_allocator a = r->alloc;
+    rune_rig_destroy(r->source);
+    rune__free(&a, r->source_of, r->nt ? r->nt : 1, sizeof *r->source_of);
+    rune__free(&a, r->how, r->nt ? r->nt : 1, sizeof *r->how);
+    rune__free(&a, r->offset, r->nt ? r->nt : 1, sizeof *r->offset);
+    rune__free(&a, r->target_of, r->ns ? r->ns : 1, sizeof *r->target_of);
+    rune__free(&a, r, 1, sizeof *r);
+}
+
+static void map_joint(rune_retarget *r, int32_t s, size_t t, rune_retarget_match how)
+{
+    r->source_of[t] = s;
+    r->target_of[s] = (int32_t)t;
+    r->how[t] = (uint8_t)how;
+    r->mapped++;
+}
+
+/* The explicit pairs; a source joint a pair maps to NULL is marked with
+ * target_of = -2 (kept out of name matching). */
+static rune_status map_explicit(rune_retarget *r, const rune_rig *src, const rune_rig *dst,
+                                const rune_retarget_pair *map, size_t count, rune_error *err)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *sn = map[i].source ? map[i].source : "", *tn = map[i].target;
+        int32_t s = rune_rig_find(src, sn);
+        if (s < 0)
+            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: no joint \"%s\" in the source rig", i, sn);
+        if (r->target_of[s] != -1)
+            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: source joint \"%s\" is mapped twice", i, sn);
+        if (!tn) {
+            r->target_of[s] = -2;
+            continue;
+        }
+        int32_t t = rune_rig_find(dst, tn);
+        if (t < 0)
+            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: no joint \"%s\" in the target rig", i, tn);
+        if (r->source_of[t] >= 0)
+            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: target joint \"%s\" is mapped twice", i, tn);
+        map_joint(r, s, (size_t)t, RUNE_RETARGET_EXPLICIT);
+    }
+    return RUNE_OK;
+}
+
+/* The one free source joint whose name (in the form `key` gives) is the
+ * target joint's, when exactly one joint of each rig has that name; -1. */
+typedef const char *(*name_key)(const rune_rig *rig, size_t j, char *buf, size_t size);
+
+static const char *full_name(const rune_rig *rig, size_t j, char *buf, size_t size)
+{
+    return rune_rig_joint_name(rig, j, buf, size);
+}
+static const char *part_name(const rune_rig *rig, size_t j, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", rune_rig_part(rig, j));
+    return buf;
+}
+static const char *normal_name(const rune_rig *rig, size_t j, char *buf, size_t size)
+{
+    return rune_retarget_normalize(rune_rig_part(rig, j), buf, size);
+}
+
+static size_t named(const rune_rig *rig, name_key key, const char *name, int32_t *which)
+{
+    char buf[256];
+    size_t n = 0;
+    for (size_t j = 0; j < rune_rig_joint_count(rig); j++)
+        if (strcmp(key(rig, j, buf, sizeof buf), name) == 0) {
+            *which = (int32_t)j;
+            n++;
+        }
+    return n;
+}
+
+static void map_names(rune_retarget *r, const rune_rig *src, const rune_rig *dst, name_key key,
+                      rune_retarget_match how)
+{
+    char name[256];
+    for (size_t t = 0; t < r->nt; t++) {
+        if (r->source_of[t] >= 0)
+            continue;
+        key(dst, t, name, sizeof name);
+        int32_t s = -1, other;
+        if (!name[0] || named(dst, key, name, &other) != 1 || named(src, key, name, &s) != 1 || r->target_of[s] != -1)
+            continue;
+        map_joint(r, s, t, how);
+    }
+}
+
+/* Rest model rotations and positions of a rig. */
+static rune_status rest_of(const rune_rig *rig, const rune_allocator *alloc, rune_quat **rot, rune_mat4 **mats,
+                           rune_error *err)
+{
+    size_t n = rune_rig_joint_count(rig);
+    *rot = rune__calloc(alloc, n, sizeof **rot);
+    *mats = rune__calloc(alloc, n, sizeof **mats);
+    rune_pose pose;
+    if (!*rot || !*mats || rune_pose_init(&pose, n, alloc, err) != RUNE_OK) {
+        rune__free(alloc, *rot, n, sizeof **rot);
+        rune__free(alloc, *mats, n, sizeof **mats);
+        *rot = NULL, *mats = NULL;
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    }
+    rune_rig_model_matrices(rig, &pose, *mats);
+    rune_pose_release(&pose);
+    for (size_t j = 0; j < n; j++) {
+        int32_t p = rune_rig_parent(rig, j);
+        rune_quat f = rune_rig_frame(rig, j).r;
+        (*rot)[j] = rune_q_normalize(p >= 0 ? rune_q_mul((*rot)[p], f) : f);
+    }
+    return RUNE_OK;
+}
+
+/* A joint's height at rest above the rig's lowest joint, along the axis
+ * the rest pose spans most (Y for a standing Y-up rig, Z for a Z-up one). */
+static float hip_height(const rune_mat4 *m, size_t n, size_t joint)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t j = 0; j < n; j++)
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fminf(lo[c], m[j].m[12 + c]);
+            hi[c] = fmaxf(hi[c], m[j].m[12 + c]);
+        }
+    int up = 1; /* ties keep Y */
+    for (int c = 0; c < 3; c++)
+        if (hi[c] - lo[c] > 1.000001f * (hi[up] - lo[up]))
+            up = c;
+    return m[joint].m[12 + up] - lo[up];
+}
+
+static int depth(const rune_rig *rig, size_t j)
+{
+    int d = 0;
+    for (int32_t k = rune_rig_parent(rig, j); k >= 0; k = rune_rig_parent(rig, (size_t)k))
+        d++;
+    return d;
+}
+
+/* Column-major 3x3 inverse (zero when singular). */
+static void inverse3(const float *a, float *out)
+{
+    double m[9];
+    for (int i = 0; i < 9; i++)
+        m[i] = a[i];
+    /* m[c * 3 + r]: element (r, c) */
+#define M(r, c) m[(c) * 3 + (r)]
+    double c00 = M(1, 1) * M(2, 2) - M(1, 2) * M(2, 1), c01 = M(1, 2) * M(2, 0) - M(1, 0) * M(2, 2),
+           c02 = M(1, 0) * M(2, 1) - M(1, 1) * M(2, 0);
+    double det = M(0, 0) * c00 + M(0, 1) * c01 + M(0, 2) * c02;
+    double k = fabs(det) > 1e-30 ? 1.0 / det : 0.0;
+    double inv[9] = {c00, c01, c02,
+                     M(0, 2) * M(2, 1) - M(0, 1) * M(2, 2), M(0, 0) * M(2, 2) - M(0, 2) * M(2, 0),
+                     M(0, 1) * M(2, 0) - M(0, 0) * M(2, 1),
+                     M(0, 1) * M(1, 2) - M(0, 2) * M(1, 1), M(0, 2) * M(1, 0) - M(0, 0) * M(1, 2),
+                     M(0, 0) * M(1, 1) - M(0, 1) * M(1, 0)};
+#undef M
+    /* inv[r * 3 + c] is the cofactor (r, c); the inverse's (r, c), at
+     * out[c * 3 + r], is cofactor (c, r) / det: the same index */
+    for (int i = 0; i < 9; i++)
+        out[i] = (float)(inv[i] * k);
+}
+
+/* Rest data: the offsets, the top joint, the travel ratio. */
+static rune_status prepare_rest(rune_retarget *r, const rune_rig *src, const rune_rig *dst, rune_error *err)
+{
+    rune_quat *sr, *tr;
+    rune_mat4 *sm, *tm;
+    const rune_allocator *a = &r->alloc;
+    if (rest_of(src, a, &sr, &sm, err))
+        return RUNE_E_NOMEM;
+    if (rest_of(dst, a, &tr, &tm, err)) {
+        rune__free(a, sr, r->ns, sizeof *sr), rune__free(a, sm, r->ns, sizeof *sm);
+        return RUNE_E_NOMEM;
+    }
+    int best = 1 << 30;
+    for (size_t t = 0; t < r->nt; t++) {
+        int32_t s = r->source_of[t];
+        r->offset[t] = s >= 0 ? rune_q_normalize(rune_q_mul(rune_q_conjugate(sr[s]), tr[t])) : rune_q_identity();
+        if (s >= 0 && depth(dst, t) < best)
+            best = depth(dst, t), r->top = (int32_t)t;
+    }
+    r->scale = 1.0f;
+    if (r->top >= 0) {
+        size_t t = (size_t)r->top, s = (size_t)r->source_of[t];
+        float hs = hip_height(sm, r->ns, s), ht = hip_height(tm, r->nt, t);
+        float rs = rune_rig_height(src), rt = rune_rig_height(dst);
+        if (hs > 1e-6f * rs && ht > 1e-6f * rt)
+            r->scale = ht / hs;
+        else if (rs > 0.0f && rt > 0.0f)
+            r->scale = rt / rs;
+        r->source_rest = rune_v3(sm[s].m[12], sm[s].m[13], sm[s].m[14]);
+        r->target_rest = rune_v3(tm[t].m[12], tm[t].m[13], tm[t].m[14]);
+        int32_t p = rune_rig_parent(dst, t);
+        float lin[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        r->parent_origin = rune_v3(0, 0, 0);
+        if (p >= 0) {
+            for (int c = 0; c < 3; c++)
+                for (int k = 0; k < 3; k++)
+                    lin[c * 3 + k] = tm[p].m[c * 4 + k];
+            r->parent_origin = rune_v3(tm[p].m[12], tm[p].m[13], tm[p].m[14]);
+        }
+        inverse3(lin, r->parent_inverse);
+    }
+    rune__free(a, sr, r->ns, sizeof *sr), rune__free(a, sm, r->ns, sizeof *sm);
+    rune__free(a, tr, r->nt, sizeof *tr), rune__free(a, tm, r->nt, sizeof *tm);
+    return RUNE_OK;
+}
+
+rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const rune_retarget_pair *map, size_t count,
+                                 const rune_allocator *alloc, rune_retarget **out, rune_error *err)
+{
+    *out = NULL;
+    alloc = rune__alloc_or_default(alloc);
+    rune_retarget *r = rune__calloc(alloc, 1, sizeof *r);
+    if (!r)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    r->alloc = *alloc;
+    r->ns = rune_rig_joint_count(src);
+    r->nt = rune_rig_joint_count(dst);
+    r->target_layout = rune_rig_layout_signature(dst);
+    r->top = -1;
+    r->source_of = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->source_of);
+    r->how = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->how);
+    r->offset = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->offset);
+    r->target_of = rune__calloc(alloc, r->ns ? r->ns : 1, sizeof *r->target_of);
+    rune_status st = r->source_of && r->how && r->offset && r->target_of
+                         ? RUNE_OK
+                         : rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    for (size_t t = 0; !st && t < r->nt; t++)
+        r->source_of[t] = -1;
+    for (size_t s = 0; !st && s < r->ns; s++)
+        r->target_of[s] = -1;
+    if (!st)
+        st = map_explicit(r, src, dst, map, map ? count : 0, err);
+    if (!st) {
+        map_names(r, src, dst, full_name, RUNE_RETARGET_EXACT);
+        map_names(r, src, dst, part_name, RUNE_RETARGET_PART);
+        map_names(r, src, dst, normal_name, RUNE_RETARGET_NORMALIZED);
+        for (size_t s = 0; s < r->ns; s++)
+            if (r->target_of[s] == -2) /* kept out: unused */
+                r->target_of[s] = -1;
+        if (!r->mapped)
+            st = rune_fail(err, RUNE_E_INVALID, "retarget: no joint of the target rig maps to the source rig");
+    }
+    if (!st)
+        st = prepare_rest(r, src, dst, err);
+    if (!st)
+        st = copy_rig(src, alloc, &r->source, err);
+    if (st) {
+        rune_retarget_destroy(r);
+        return st;
+    }
+    r->id = atomic_fetch_add(&next_id, 1);
+    *out = r;
+    return RUNE_OK;
+}
+
+uint32_t rune_retarget_id(const rune_retarget *r) { return r ? r->id : 0; }
+int32_t rune_retarget_source_of(const rune_retarget *r, size_t t) { return t < r->nt ? r->source_of[t] : -1; }
+rune_retarget_match rune_retarget_how(const rune_retarget *r, size_t t)
+{
+    return t < r->nt ? (rune_retarget_match)r->how[t] : RUNE_RETARGET_UNMAPPED;
+}
+int32_t rune_retarget_target_of(const rune_retarget *r, size_t s) { return s < r->ns ? r->target_of[s] : -1; }
+size_t rune_retarget_mapped_count(const rune_retarget *r) { return r->mapped; }
+float rune_retarget_scale(const rune_retarget *r) { return r->scale; }
+size_t rune_retarget_source_joints(const rune_retarget *r) { return r->ns; }
+size_t rune_retarget_target_joints(const rune_retarget *r) { return r->nt; }

@@ -15,7 +15,7 @@ static const char usage[] =
     "  Prints throughput figures (method: docs/performance.md): forward and random-time\n"
     "  sampling, sample + blend, blending finished poses, an override layer, local-to-model\n"
     "  matrices and transforms, a 2D blend space, crowds of characters, IK solvers and an IK\n"
-    "  crowd, CMU mocap, cost growth.\n"
+    "  crowd, retargeted clips, CMU mocap, cost growth.\n"
     "  Each row beside the naive reference, the machine's measured floor and ozz-animation's\n"
     "  figure for the same work, as ratios measured in this run.\n"
     "  --quick       fewer and shorter samples, crowds of 1,000\n"
@@ -81,6 +81,7 @@ int rune_bench_main(int argc, char **argv)
     int rc = bench_kernel_rows(&plan, &s);
     rc |= bench_crowd_rows(&plan, &s, &varied);
     rc |= bench_ik_rows(&plan, &s);
+    rc |= bench_retarget_rows(&plan, &s);
     bench_scene_free(&varied);
     rc |= bench_growth_rows(&plan);
     rc |= bench_asset_rows(&plan);

@@ -179,6 +179,9 @@ int bench_compression_rows(const bench_plan *p, const bench_scene *s);
 /** IK solvers, controls on a pose, and a crowd with foot IK and look-at
  * (bench_ik.c). */
 int bench_ik_rows(const bench_plan *p, const bench_scene *s);
+/** Sampling a retargeted clip against the clip on its own rig
+ * (bench_retarget.c). */
+int bench_retarget_rows(const bench_plan *p, const bench_scene *s);
 /** Real mocap and cost growth over joints and clips (bench_growth.c). */
 int bench_growth_rows(const bench_plan *plan);
 

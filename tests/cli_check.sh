@@ -150,6 +150,19 @@ grep -q "no animation" "$work/err" || fail "import of a still asset: no \"no ani
 [ ! -e "$work/out_dir/still.rune" ] || fail "a still asset was written without --allow-empty"
 expect 0 "import --allow-empty" -- "$rune" import "$here/fixtures/still.gltf" -o "$work/out_dir" --allow-empty
 
+# import --retarget-to: the clips onto another asset's rig (a taller copy
+# of tiny.bvh: every joint mapped by name, the hips' travel doubled)
+"$rune" import "$here/fixtures/tiny_tall.bvh" -o "$work/tall" >/dev/null || fail "import of tiny_tall.bvh failed"
+"$rune" import "$here/fixtures/tiny.bvh" -o "$work/onto" --retarget-to "$work/tall/tiny_tall.rune" >"$work/out" \
+  2>"$work/err" || fail "import --retarget-to failed: $(cat "$work/err")"
+grep -q "3 of 3 joints mapped" "$work/err" || fail "import --retarget-to: no mapping report: $(cat "$work/err")"
+grep -q "hips travel x 2" "$work/err" || fail "import --retarget-to: travel not doubled: $(cat "$work/err")"
+expect 0 "info of a retargeted import" -- "$rune" info "$work/onto/tiny.rune"
+expect 2 "import --retarget-to --json" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/onto" --json \
+  --retarget-to "$work/tall/tiny_tall.rune"
+expect 2 "import --retarget-to a scenario" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/onto2" \
+  --retarget-to "$scn"
+
 # info: a .rune, a scenario, stdin; bad input is one line, exit 2
 expect 0 "info of a .rune" -- "$rune" info "$work/out_dir/tiny.rune"
 grep -q '"kind": "rune"' "$work/out" || fail "info of a .rune: kind"

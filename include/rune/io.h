@@ -109,6 +109,25 @@ typedef struct rune_scenario_graph {
     size_t layer_count;
 } rune_scenario_graph;
 
+/** A skeleton clips may be authored on ("source_rigs"): its joints, from
+ * the document or from a .rune asset (whose clips then join the
+ * document's, authored on it). */
+typedef struct rune_scenario_rig {
+    const char *id;
+    rune_joint_desc *joints;
+    size_t joint_count;
+    const char *asset; /**< the .rune it came from (resolved path), or NULL */
+} rune_scenario_rig;
+
+/** A retarget mapping from a source rig onto the document's rig
+ * ("retargets"): explicit pairs (a NULL target keeps the source joint
+ * out); joints they leave out are matched by name. */
+typedef struct rune_scenario_retarget {
+    uint32_t from; /**< index into rune_scenario.source_rigs */
+    rune_retarget_pair *map;
+    size_t map_count;
+} rune_scenario_retarget;
+
 /** Most distinct parameter names in one scenario. */
 #define RUNE_SCENARIO_MAX_PARAMS 256
 
@@ -137,6 +156,11 @@ typedef struct rune_scenario {
     size_t warnings_dropped; /**< warnings past RUNE_SCENARIO_MAX_WARNINGS */
     bool uses_scale;         /**< some frame or key gives "s" (rune eval then
                                   prints each joint's scale) */
+    rune_scenario_rig *source_rigs; /**< skeletons clips are authored on */
+    size_t source_rig_count;
+    rune_scenario_retarget *retargets;
+    size_t retarget_count;
+    int32_t *clip_rig;       /**< per clip: its source rig, or -1 (the document's rig) */
 } rune_scenario;
 
 /** Most warnings a loaded scenario keeps. */

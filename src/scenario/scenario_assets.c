@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* path relative to the directory of `file` (unless absolute) */
-static const char *resolve(rune__arena *arena, const char *file, const char *path)
+const char *rune__scenario_resolve(rune__arena *arena, const char *file, const char *path)
 {
     const char *slash = strrchr(file, '/');
     if (path[0] == '/' || !slash)
@@ -25,8 +24,7 @@ static const char *resolve(rune__arena *arena, const char *file, const char *pat
     return out;
 }
 
-/* The clip's keys as a sequence description in the arena. */
-static rune_status clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
+rune_status rune__scenario_clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
 {
     size_t keys = rune_clip_key_count(c);
     rune_keyframe_desc *kf = rune__arena_array(arena, keys ? keys : 1, sizeof *kf);
@@ -65,7 +63,7 @@ rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__are
         json_t *v = json_array_get(list, i);
         if (!json_is_string(v) || !json_string_value(v)[0])
             return rune_fail(err, RUNE_E_INVALID, "assets[%zu]: expected a path to a .rune file", i);
-        const char *path = resolve(arena, s->file, json_string_value(v));
+        const char *path = rune__scenario_resolve(arena, s->file, json_string_value(v));
         if (!path)
             return rune_fail(err, RUNE_E_NOMEM, "out of memory");
         if ((st = rune_asset_load_file(path, NULL, &box->assets[i], err))) {
@@ -124,7 +122,7 @@ rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, run
     for (size_t i = 0; i < box->asset_count; i++)
         for (size_t c = 0; c < rune_asset_clip_count(box->assets[i]); c++, at++) {
             const rune_clip *clip = rune_asset_clip(box->assets[i], c);
-            if (clip_sequence(clip, arena, &all[at]))
+            if (rune__scenario_clip_sequence(clip, arena, &all[at]))
                 return rune_fail(err, RUNE_E_NOMEM, "out of memory");
             s->uses_scale |= rune_clip_has_scale(clip);
             for (size_t k = 0; k < at; k++)
@@ -132,9 +130,11 @@ rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, run
                     return rune_fail(err, RUNE_E_INVALID, "assets[%zu]: clip \"%s\" has the id of %s", i, all[at].id,
                                      k < s->clip_count ? "a clip of the document" : "an earlier asset's clip");
         }
+    size_t first = s->clip_count;
     s->clips = all;
     s->clip_count = at;
-    return RUNE_OK;
+    return rune__scenario_set_clip_rigs(s, arena, first, at, -1) ? rune_fail(err, RUNE_E_NOMEM, "out of memory")
+                                                                : RUNE_OK;
 }
 
 void rune__scenario_free_assets(rune_scenario *s)
@@ -143,4 +143,7 @@ void rune__scenario_free_assets(rune_scenario *s)
     for (size_t i = 0; i < box->asset_count; i++)
         rune_asset_destroy(box->assets[i]);
     box->asset_count = 0;
+    for (size_t i = 0; box->source_assets && i < s->source_rig_count; i++)
+        rune_asset_destroy(box->source_assets[i]);
+    box->source_assets = NULL;
 }

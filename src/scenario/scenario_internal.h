@@ -14,6 +14,7 @@ typedef struct scenario_box {
     struct rune_asset **assets; /* "assets", loaded (scenario_assets.c) */
     size_t asset_count;
     struct rune_asset *rig_asset; /* the asset whose rig the scenario took */
+    struct rune_asset **source_assets; /* per source rig: its asset, or NULL (scenario_rigs.c) */
 } scenario_box;
 
 #include <jansson.h>
@@ -31,6 +32,10 @@ int32_t rune__scenario_motion_index(const rune_scenario *s, const char *id);
  * warnings, or with `strict` the first as an error. */
 rune_status rune__scenario_check_keys(json_t *root, rune_scenario *s, rune__arena *arena, bool strict,
                                       rune_error *err);
+/** `path` relative to the directory of `file` (unless absolute). */
+const char *rune__scenario_resolve(rune__arena *arena, const char *file, const char *path);
+/** A clip's keys as a sequence description in the arena. */
+rune_status rune__scenario_clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d);
 /** Loads the .rune files of "assets" (first of all). */
 rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 /** Takes the first asset rig as the scenario's; RUNE_E_NOT_FOUND without one. */
@@ -64,6 +69,20 @@ rune_status rune__run_controls_apply(run_controls *rc, rune_character *ch, const
 /** The live solver controls' states after a frame, into rc->report. */
 void rune__run_controls_collect(run_controls *rc, const rune_character *ch, const rune_scenario *s);
 void rune__run_controls_free(run_controls *rc, const rune_scenario *s, const rune_allocator *alloc);
+/** Loads a "joints" array (a rig's) at `path` into the arena. */
+rune_status rune__scenario_load_joints(json_t *joints, const char *path, rune__arena *arena, rune_joint_desc **out,
+                                       size_t *count, bool *scaled, rune_error *err);
+/** Loads "source_rigs" (before the clips: they name them). */
+rune_status rune__scenario_load_source_rigs(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
+/** The source rig a clip names at "rig" (-1 when absent), or an error. */
+rune_status rune__scenario_clip_rig(json_t *clip, const char *path, const rune_scenario *s, int32_t *out,
+                                    rune_error *err);
+/** Appends the clips of the source rigs' assets, authored on them (last). */
+rune_status rune__scenario_source_clips(rune_scenario *s, rune__arena *arena, rune_error *err);
+/** Loads "retargets" (after the source rigs). */
+rune_status rune__scenario_load_retargets(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
+/** The clip rigs of clips [from, to) set to `rig`, the array grown to `to`. */
+rune_status rune__scenario_set_clip_rigs(rune_scenario *s, rune__arena *arena, size_t from, size_t to, int32_t rig);
 /** Loads "motions" (after the clips). */
 rune_status rune__scenario_load_motions(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 

@@ -32,7 +32,9 @@ static const char *const pose_keys[] = {"parent", "part", "t", "r", "s", "weight
                                         "direction", NULL};
 static const char *const keyframe_keys[] = {"time", "poses", NULL};
 static const char *const marker_keys[] = {"time", "name", "value", NULL};
-static const char *const clip_keys[] = {"id", "revision", "loop", "priority", "keyframes", "markers", NULL};
+static const char *const clip_keys[] = {"id", "revision", "loop", "priority", "keyframes", "markers", "rig", NULL};
+static const char *const source_rig_keys[] = {"id", "joints", "asset", NULL};
+static const char *const retarget_keys[] = {"from", "map", NULL};
 static const char *const sample_keys[] = {"clip", "motion", "threshold", "position", "speed", NULL};
 static const char *const motion_keys[] = {"id", "type", "param", "params", "mode", "priority", "samples", NULL};
 static const char *const param_keys[] = {"name", "type", "value", NULL};
@@ -45,8 +47,9 @@ static const char *const layer_keys[] = {"name", "blend", "weight", "initial", "
 static const char *const graph_keys[] = {"id", "priority", "params", "layers", NULL};
 static const char *const command_keys_common[] = {"frame", "play", "adjust", "stop", "control", "graph",
                                                   "set", "trigger", "travel", "fade_layer", NULL};
-static const char *const root_keys[] = {"assets", "rig", "clips", "motions", "graphs", "dt", "frames",
-                                        "commands", "root_motion", "root_joint", NULL};
+static const char *const root_keys[] = {"assets",   "rig",        "clips",       "motions",     "graphs",
+                                        "dt",       "frames",     "commands",    "root_motion", "root_joint",
+                                        "source_rigs", "retargets", NULL};
 
 static const member none[] = {{NULL, NULL, false}};
 static const shape xform_shape = {xform_keys, none};
@@ -78,7 +81,12 @@ static const member graph_members[] = {{"params", &param_shape, true}, {"layers"
 static const shape graph_shape = {graph_keys, graph_members};
 /* a command's keys depend on its action: see action_keys */
 static const shape command_shape = {command_keys_common, none};
-static const member root_members[] = {{"rig", &rig_shape, false},         {"clips", &clip_shape, true},
+static const member source_rig_members[] = {{"joints", &joint_shape, true}, {NULL, NULL, false}};
+static const shape source_rig_shape = {source_rig_keys, source_rig_members};
+static const shape retarget_shape = {retarget_keys, none}; /* a map's keys are joint names */
+static const member root_members[] = {{"source_rigs", &source_rig_shape, true},
+                                      {"retargets", &retarget_shape, true},
+                                      {"rig", &rig_shape, false},         {"clips", &clip_shape, true},
                                       {"motions", &motion_shape, true},   {"graphs", &graph_shape, true},
                                       {"commands", &command_shape, true}, {NULL, NULL, false}};
 static const shape root_shape = {root_keys, root_members};

@@ -4,6 +4,8 @@
 #include "rune/io.h"
 #include "../base/alloc.h"
 
+#include <stdlib.h>
+
 static rune_status add_graph(rune_library *lib, const rune_scenario *s, size_t gi, rune_error *err)
 {
     const rune_scenario_graph *sg = &s->graphs[gi];
@@ -65,6 +67,76 @@ static rune_status add_graph(rune_library *lib, const rune_scenario *s, size_t g
     return st;
 }
 
+/* Every source rig's mapping onto the document's rig: the "retargets"
+ * entry for it (its names checked here, where the rigs exist), or by name
+ * alone. Mappings live while the clips are added (they are retargeted
+ * then). */
+static rune_status check_map(const rune_scenario *s, size_t k, const rune_rig *src, const rune_rig *dst, rune_error *err)
+{
+    const rune_scenario_retarget *m = &s->retargets[k];
+    const char *id = s->source_rigs[m->from].id;
+    for (size_t i = 0; i < m->map_count; i++) {
+        if (rune_rig_find(src, m->map[i].source) < 0)
+            return rune_fail(err, RUNE_E_INVALID, "retargets[%zu].map.%s: no joint \"%s\" in source rig \"%s\"", k,
+                             m->map[i].source, m->map[i].source, id);
+        if (m->map[i].target && rune_rig_find(dst, m->map[i].target) < 0)
+            return rune_fail(err, RUNE_E_INVALID, "retargets[%zu].map.%s: no joint \"%s\" in the rig", k,
+                             m->map[i].source, m->map[i].target);
+    }
+    return RUNE_OK;
+}
+
+static rune_status make_retarget(const rune_scenario *s, size_t r, const rune_rig *dst, rune_retarget **out,
+                                 rune_error *err)
+{
+    const rune_scenario_rig *sr = &s->source_rigs[r];
+    rune_rig *src;
+    rune_status st = rune_rig_create(sr->joints, sr->joint_count, NULL, &src, err);
+    if (st) {
+        rune_error_prefix(err, "source_rigs[%zu].", r);
+        return st;
+    }
+    size_t k = 0;
+    while (k < s->retarget_count && s->retargets[k].from != r)
+        k++;
+    const rune_scenario_retarget *m = k < s->retarget_count ? &s->retargets[k] : NULL;
+    if (m && (st = check_map(s, k, src, dst, err))) {
+        rune_rig_destroy(src);
+        return st;
+    }
+    st = rune_retarget_create(src, dst, m ? m->map : NULL, m ? m->map_count : 0, NULL, out, err);
+    if (st)
+        rune_error_prefix(err, m ? "retargets[%zu]: " : "source_rigs[%zu]: ", m ? k : r);
+    rune_rig_destroy(src);
+    return st;
+}
+
+static void free_retargets(const rune_scenario *s, rune_retarget **maps)
+{
+    for (size_t r = 0; maps && r < s->source_rig_count; r++)
+        rune_retarget_destroy(maps[r]);
+    free(maps);
+}
+
+static rune_status make_retargets(const rune_scenario *s, const rune_rig *dst, rune_retarget ***out, rune_error *err)
+{
+    *out = NULL;
+    if (!s->source_rig_count)
+        return RUNE_OK;
+    rune_retarget **maps = calloc(s->source_rig_count, sizeof *maps);
+    if (!maps)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing retargets");
+    for (size_t r = 0; r < s->source_rig_count; r++) {
+        rune_status st = make_retarget(s, r, dst, &maps[r], err);
+        if (st) {
+            free_retargets(s, maps);
+            return st;
+        }
+    }
+    *out = maps;
+    return RUNE_OK;
+}
+
 rune_status rune_scenario_library(const rune_scenario *s, const rune_allocator *alloc, rune_library **out,
                                   rune_error *err)
 {
@@ -74,9 +146,16 @@ rune_status rune_scenario_library(const rune_scenario *s, const rune_allocator *
         rune_error_prefix(err, "rig.");
         return st;
     }
-    for (size_t i = 0; !st && i < s->clip_count; i++)
-        if ((st = rune_library_add_clip(lib, &s->clips[i], NULL, err)))
+    rune_retarget **maps = NULL;
+    st = make_retargets(s, rune_library_rig(lib), &maps, err);
+    for (size_t i = 0; !st && i < s->clip_count; i++) {
+        int32_t r = s->clip_rig ? s->clip_rig[i] : -1;
+        st = r < 0 ? rune_library_add_clip(lib, &s->clips[i], NULL, err)
+                   : rune_library_add_retargeted_clip(lib, &s->clips[i], maps[r], NULL, err);
+        if (st)
             rune_error_prefix(err, "clips[%zu].", i);
+    }
+    free_retargets(s, maps);
     uint32_t p;
     for (size_t i = 0; !st && i < s->param_count; i++)
         st = rune_library_add_param(lib, s->params[i], &p, err);

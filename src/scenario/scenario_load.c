@@ -31,26 +31,36 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
         st = jr_array(rig, "joints", "rig", true, &joints, L->err);
     if (st)
         return st;
-    s->joint_count = json_array_size(joints);
-    s->joints = rune__arena_array(L->arena, s->joint_count, sizeof *s->joints);
-    if (!s->joints)
-        return nomem(L);
-    for (size_t i = 0; i < s->joint_count; i++) {
+    bool scaled = false;
+    st = rune__scenario_load_joints(joints, "rig.joints", L->arena, &s->joints, &s->joint_count, &scaled, L->err);
+    s->uses_scale |= scaled;
+    return st;
+}
+
+rune_status rune__scenario_load_joints(json_t *joints, const char *where, rune__arena *arena, rune_joint_desc **out,
+                                       size_t *count, bool *scaled, rune_error *err)
+{
+    rune_status st;
+    *count = json_array_size(joints);
+    *out = rune__arena_array(arena, *count ? *count : 1, sizeof **out);
+    if (!*out)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < *count; i++) {
         char path[JR_PATH_MAX];
-        snprintf(path, sizeof path, "rig.joints[%zu]", i);
+        snprintf(path, sizeof path, "%s[%zu]", where, i);
         json_t *j = json_array_get(joints, i);
-        rune_joint_desc *d = &s->joints[i];
-        if ((st = jr_object(j, path, L->err)) || (st = jr_string(j, "part", path, true, NULL, L->arena, &d->part, L->err)) ||
-            (st = jr_string(j, "parent", path, false, "", L->arena, &d->parent, L->err)) ||
-            (st = jr_xform(j, "frame", path, &d->frame, L->err)))
+        rune_joint_desc *d = &(*out)[i];
+        if ((st = jr_object(j, path, err)) || (st = jr_string(j, "part", path, true, NULL, arena, &d->part, err)) ||
+            (st = jr_string(j, "parent", path, false, "", arena, &d->parent, err)) ||
+            (st = jr_xform(j, "frame", path, &d->frame, err)))
             return st;
         json_t *frame = json_object_get(j, "frame");
         if (frame && json_object_get(frame, "s")) {
             char fpath[JR_PATH_MAX];
             snprintf(fpath, sizeof fpath, "%s.frame", path);
-            if ((st = jr_vec3(frame, "s", fpath, rune_v3(1, 1, 1), &d->scale, L->err)))
+            if ((st = jr_vec3(frame, "s", fpath, rune_v3(1, 1, 1), &d->scale, err)))
                 return st;
-            d->scaled = s->uses_scale = true;
+            d->scaled = *scaled = true;
         }
     }
     return RUNE_OK;
@@ -173,7 +183,7 @@ static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
         return st;
     s->clip_count = json_array_size(clips);
     s->clips = rune__arena_array(L->arena, s->clip_count, sizeof *s->clips);
-    if (!s->clips)
+    if (!s->clips || rune__scenario_set_clip_rigs(s, L->arena, 0, s->clip_count, -1))
         return nomem(L);
     for (size_t i = 0; i < s->clip_count; i++) {
         char path[JR_PATH_MAX];
@@ -185,7 +195,8 @@ static rune_status load_clips(loader *L, json_t *root, rune_scenario *s)
             (st = jr_int(c, "revision", path, false, 0, 0, UINT32_MAX, &rev, L->err)) ||
             (st = jr_bool(c, "loop", path, false, &d->loop, L->err)) ||
             (st = jr_priority(c, path, &d->priority, L->err)) ||
-            (st = load_keyframes(L, c, path, d)) || (st = load_markers(L, c, path, d)))
+            (st = load_keyframes(L, c, path, d)) || (st = load_markers(L, c, path, d)) ||
+            (st = rune__scenario_clip_rig(c, path, s, &s->clip_rig[i], L->err)))
             return st;
         d->revision = (uint32_t)rev;
         if (!d->id[0])
@@ -474,8 +485,11 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
     rune_status st;
     long long frames;
     if ((st = jr_object(root, "", L->err)) || (st = rune__scenario_load_assets(root, s, L->arena, L->err)) ||
+        (st = rune__scenario_load_source_rigs(root, s, L->arena, L->err)) ||
         (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
         (st = rune__scenario_asset_clips(s, L->arena, L->err)) ||
+        (st = rune__scenario_source_clips(s, L->arena, L->err)) ||
+        (st = rune__scenario_load_retargets(root, s, L->arena, L->err)) ||
         (st = rune__scenario_load_motions(root, s, L->arena, L->err)) ||
         (st = rune__scenario_load_graphs(root, s, L->arena, L->err)) ||
         (st = jr_float(root, "dt", "", false, 1.0f / 30.0f, &s->dt, L->err)) ||

@@ -18,6 +18,10 @@
 #include "rune/import.h"
 #include "counting_alloc.h"
 
+#include <math.h>
+
+#define near_eq(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
 #define MODELS "/usr/share/assimp/models/BVH/"
 
 /* Rotation angle between two unit quaternions, in double: 2 atan2(|v|, |w|)
@@ -133,6 +137,81 @@ static void test_fbx_compressed(void **state)
                                       &err),
                      RUNE_OK);
     assert_true(imp->joint_count > 0);
+    rune_import_destroy(imp);
+}
+
+/* CMU 01_01 retargeted onto a copy of its own skeleton whose rest frames
+ * are turned by random rotations (the joints standing where they did) and
+ * whose names carry a "mixamorig:" prefix: the same model-space motion at
+ * every frame, to 1e-5 of the rig's height (docs/semantics.md). */
+static void test_cmu_onto_other_convention(void **state)
+{
+    (void)state;
+    FILE *f = fopen(MODELS "01_01.bvh", "rb");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    rune_import *imp;
+    rune_error err;
+    assert_int_equal(rune_import_file(MODELS "01_01.bvh", NULL, &imp, &err), RUNE_OK);
+    rune_rig *src;
+    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &src, &err), RUNE_OK);
+    size_t n = imp->joint_count;
+    rune_mat4 *rest = calloc(n, sizeof *rest), *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+    rune_quat *model = calloc(n, sizeof *model);
+    rune_joint_desc *d = calloc(n, sizeof *d);
+    char (*names)[96] = calloc(n, sizeof *names);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init(&pose, n, NULL, NULL), RUNE_OK);
+    rune_rig_model_matrices(src, &pose, rest);
+    uint32_t seed = 12345;
+    for (size_t j = 0; j < n; j++) {
+        snprintf(names[j], sizeof names[j], "mixamorig:%s", imp->joints[j].part);
+        int32_t p = rune_rig_parent(src, j);
+        seed = seed * 1664525u + 1013904223u;
+        float a = (float)(seed >> 8) / 16777216.0f * 6.0f;
+        rune_vec3 axis = rune_v3(sinf(a), cosf(2 * a), sinf(3 * a));
+        model[j] = rune_q_axis_angle(rune_v3_scale(axis, 1.0f / sqrtf(rune_v3_dot(axis, axis))), a);
+        rune_quat up = p >= 0 ? model[p] : rune_q_identity();
+        rune_vec3 at = rune_v3(rest[j].m[12], rest[j].m[13], rest[j].m[14]);
+        rune_vec3 from = p >= 0 ? rune_v3(rest[p].m[12], rest[p].m[13], rest[p].m[14]) : rune_v3(0, 0, 0);
+        d[j] = (rune_joint_desc){names[j], p >= 0 ? names[p] : NULL,
+                                 {rune_q_rotate(rune_q_conjugate(up), rune_v3_sub(at, from)),
+                                  rune_q_normalize(rune_q_mul(rune_q_conjugate(up), model[j]))},
+                                 rune_v3(1, 1, 1), false};
+    }
+    rune_rig *dst;
+    assert_int_equal(rune_rig_create(d, n, NULL, &dst, &err), RUNE_OK);
+    rune_retarget *rt;
+    rune_clip *clip;
+    rune_binding *own, *moved;
+    assert_int_equal(rune_retarget_create(src, dst, NULL, 0, NULL, &rt, &err), RUNE_OK);
+    assert_int_equal(rune_retarget_mapped_count(rt), n);
+    near_eq(rune_retarget_scale(rt), 1.0, 1e-5);
+    assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(src, clip, NULL, NULL, &own, &err), RUNE_OK);
+    assert_int_equal(rune_binding_create(dst, clip, rt, NULL, &moved, &err), RUNE_OK);
+    double height = rune_rig_height(src), worst = 0;
+    for (float t = 0; t < rune_clip_length(clip); t += 0.0731f) { /* keys at 120 Hz: mostly between them */
+        rune_binding_sample(own, t, &pose);
+        rune_rig_model_matrices(src, &pose, ma);
+        rune_binding_sample(moved, t, &pose);
+        rune_rig_model_matrices(dst, &pose, mb);
+        for (size_t j = 0; j < n; j++)
+            for (int c = 12; c < 15; c++)
+                worst = fmax(worst, fabs((double)ma[j].m[c] - mb[j].m[c]));
+    }
+    assert_true(worst <= 1e-5 * height);
+    rune_binding_destroy(own);
+    rune_binding_destroy(moved);
+    rune_clip_destroy(clip);
+    rune_retarget_destroy(rt);
+    rune_rig_destroy(dst);
+    rune_rig_destroy(src);
+    rune_pose_release(&pose);
+    free(rest), free(ma), free(mb), free(model), free(d), free(names);
     rune_import_destroy(imp);
 }
 
@@ -303,6 +382,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cmu_01_01),
         cmocka_unit_test(test_boxing_toes),
+        cmocka_unit_test(test_cmu_onto_other_convention),
         cmocka_unit_test(test_gltf_linear),
         cmocka_unit_test(test_fbx_skeleton),
         cmocka_unit_test(test_fbx_compressed),

@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--lossless] [--json] [--allow-empty]\n"
-    "                   [--force] [--quiet]\n"
+    "                   [--retarget-to RIG.rune] [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
     "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
     "  Compression keeps every joint's virtual vertices (at the shell distance from it) within\n"
@@ -29,6 +29,8 @@ static const char usage[] =
     "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe, exact\n"
     "                 keys) with the rig, the clips and a timeline playing the first one\n"
     "  --allow-empty  succeed when the asset has no animation (otherwise exit 2)\n"
+    "  --retarget-to R  write the clips retargeted onto the rig of R (a .rune), with that rig: joints\n"
+    "                 matched by name (docs/semantics.md, \"Retargeting\"); the mapping is reported\n"
     "  --force        overwrite the output if it exists\n"
     "  --quiet        no warnings (what the asset has that rune cannot represent)\n";
 
@@ -37,7 +39,65 @@ typedef struct storing {
     bool lossless;
     rune_compress_settings settings;
     size_t compressed; /* clips compressed */
+    const rune_asset *onto;  /* --retarget-to: the asset whose rig the clips go onto */
+    rune_retarget *retarget; /* from the import's rig onto it */
 } storing;
+
+/* The mapping of --retarget-to, reported: how many target joints took a
+ * source joint, and which did not. */
+static void report_mapping(const char *onto, const rune_retarget *rt, const rune_rig *dst)
+{
+    size_t n = rune_retarget_target_joints(rt), how[5] = {0};
+    for (size_t t = 0; t < n; t++)
+        how[rune_retarget_how(rt, t)]++;
+    fprintf(stderr, "rune import: onto %s: %zu of %zu joints mapped (%zu by parent/part, %zu by part, %zu by "
+            "normalized name), hips travel x %.4g\n", onto, rune_retarget_mapped_count(rt), n, how[RUNE_RETARGET_EXACT],
+            how[RUNE_RETARGET_PART], how[RUNE_RETARGET_NORMALIZED], (double)rune_retarget_scale(rt));
+    char name[256];
+    for (size_t t = 0; t < n; t++)
+        if (rune_retarget_how(rt, t) == RUNE_RETARGET_UNMAPPED)
+            cli_warning("%s: joint %s has no source joint: the clips leave it uncovered", onto,
+                        rune_rig_joint_name(dst, t, name, sizeof name));
+}
+
+/* A compiled clip of the import, retargeted when asked: the binding's copy
+ * (the binding is then dropped; its clip is copied out as keys). */
+static rune_status retargeted(const storing *how, const rune_sequence_desc *d, rune_clip **clip, rune_error *err)
+{
+    rune_status st = rune_clip_compile(d, NULL, clip, err);
+    if (st || !how->retarget)
+        return st;
+    rune_binding *b;
+    if ((st = rune_binding_create(rune_asset_rig(how->onto), *clip, how->retarget, NULL, &b, err)))
+        return st;
+    /* the binding owns its copy: compile a clip of one's own from its keys */
+    const rune_clip *c = rune_binding_clip(b);
+    size_t keys = rune_clip_key_count(c), markers = rune_clip_marker_count(c);
+    rune_keyframe_desc *kf = calloc(keys ? keys : 1, sizeof *kf);
+    rune_key_pose_desc *poses = calloc(keys ? keys : 1, sizeof *poses);
+    rune_marker_desc *md = calloc(markers ? markers : 1, sizeof *md);
+    st = kf && poses && md ? RUNE_OK : rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t t = 0; !st && t < rune_clip_track_count(c); t++)
+        for (size_t i = 0; i < rune_clip_track_key_count(c, t); i++, k++) {
+            rune_clip_track_key(c, t, i, &kf[k].time, &poses[k]);
+            kf[k].poses = &poses[k], kf[k].pose_count = 1;
+        }
+    for (size_t i = 0; !st && i < markers; i++)
+        md[i] = (rune_marker_desc){rune_clip_markers(c)[i].time, rune_clip_markers(c)[i].name,
+                                   rune_clip_markers(c)[i].value};
+    rune_clip *own = NULL;
+    if (!st) {
+        rune_sequence_desc sd = {rune_clip_id(c), rune_clip_revision(c), rune_clip_loops(c), rune_clip_priority(c),
+                                 kf, keys, md, markers, rune_clip_length(c)};
+        st = rune_clip_compile(&sd, NULL, &own, err);
+    }
+    free(kf), free(poses), free(md);
+    rune_binding_destroy(b);
+    rune_clip_destroy(*clip);
+    *clip = own;
+    return st;
+}
 
 /* Clip i compressed for the rig when it can be (else kept, with a warning). */
 static void compress_clip(const rune_import *imp, const rune_rig *rig, storing *how, rune_clip **clip)
@@ -59,16 +119,18 @@ static rune_status write_asset(const rune_import *imp, storing *how, FILE *f, ru
     rune_rig *rig = NULL;
     rune_clip **clips = calloc(imp->clip_count ? imp->clip_count : 1, sizeof *clips);
     rune_status st = clips ? RUNE_OK : rune_fail(err, RUNE_E_NOMEM, "out of memory");
-    if (!st && imp->joint_count)
+    if (!st && imp->joint_count && !how->onto)
         st = rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, err);
+    const rune_rig *out_rig = how->onto ? rune_asset_rig(how->onto) : rig;
     for (size_t i = 0; !st && i < imp->clip_count; i++) {
-        if ((st = rune_clip_compile(&imp->clips[i], NULL, &clips[i], err)))
+        if ((st = retargeted(how, &imp->clips[i], &clips[i], err)))
             rune_error_prefix(err, "%s: animation \"%s\": ", imp->source, imp->clips[i].id);
-        else if (!how->lossless && rig)
-            compress_clip(imp, rig, how, &clips[i]);
+        else if (!how->lossless && out_rig)
+            compress_clip(imp, out_rig, how, &clips[i]);
     }
     if (!st) {
-        rune_asset_desc d = {rig, (const rune_clip *const *)clips, imp->clip_count, imp->root_joint};
+        rune_asset_desc d = {out_rig, (const rune_clip *const *)clips, imp->clip_count,
+                             how->onto ? rune_asset_root_joint(how->onto) : imp->root_joint};
         st = rune_asset_write(&d, f, err);
     }
     for (size_t i = 0; clips && i < imp->clip_count; i++)
@@ -99,19 +161,49 @@ static void stem_of(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+/* --retarget-to: the target asset loaded and the mapping made (and
+ * reported); an exit status. */
+static int prepare_onto(const rune_import *imp, const char *onto, bool json, storing *how)
+{
+    rune_error err = {0};
+    rune_asset *a = NULL;
+    rune_rig *src = NULL;
+    if (json) {
+        cli_error("rune import: --retarget-to writes a .rune (not --json)");
+        return EXIT_INPUT;
+    }
+    rune_status st = rune_asset_load_file(onto, NULL, &a, &err);
+    if (!st && !rune_asset_rig(a))
+        st = rune_fail(&err, RUNE_E_INVALID, "%s: holds no rig to retarget onto", onto);
+    if (!st && (st = rune_rig_create(imp->joints, imp->joint_count, NULL, &src, &err)))
+        rune_error_prefix(&err, "%s: ", imp->source);
+    if (!st && (st = rune_retarget_create(src, rune_asset_rig(a), NULL, 0, NULL, &how->retarget, &err)))
+        rune_error_prefix(&err, "%s onto %s: ", imp->source, onto);
+    rune_rig_destroy(src);
+    if (st) {
+        cli_error("%s", err.message);
+        rune_asset_destroy(a);
+        return cli_exit_for(st);
+    }
+    how->onto = a;
+    report_mapping(onto, how->retarget, rune_asset_rig(a));
+    return EXIT_OK;
+}
+
 int cmd_import(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL;
+    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *onto = NULL;
     bool force = false, json = false, allow_empty = false;
-    storing how = {false, {0.0f, 0.0f}, 0};
-    const cli_option options[] = {{"-o", NULL, &dir},                   {"--precision", NULL, &precision},
-                                  {"--shell", NULL, &shell},            {"--lossless", &how.lossless, NULL},
-                                  {"--force", &force, NULL},            {"--json", &json, NULL},
-                                  {"--allow-empty", &allow_empty, NULL}, {NULL, NULL, NULL}};
+    storing how = {false, {0.0f, 0.0f}, 0, NULL, NULL};
+    const cli_option options[] = {{"-o", NULL, &dir},                     {"--precision", NULL, &precision},
+                                  {"--shell", NULL, &shell},              {"--lossless", &how.lossless, NULL},
+                                  {"--force", &force, NULL},              {"--json", &json, NULL},
+                                  {"--allow-empty", &allow_empty, NULL},  {"--retarget-to", NULL, &onto},
+                                  {NULL, NULL, NULL}};
     if (cli_parse_args("import", "ASSET", false, argc, argv, options, &asset))
         return EXIT_INPUT;
     if (!dir) {
@@ -127,6 +219,7 @@ int cmd_import(int argc, char **argv)
         }
     rune_error err = {0};
     rune_import *imp;
+    int rc0;
     cli_progress("rune import: reading the asset", 0, 0);
     rune_status st = rune_import_file(asset, NULL, &imp, &err);
     cli_progress_done();
@@ -143,6 +236,10 @@ int cmd_import(int argc, char **argv)
     }
     if (imp->clip_count == 0)
         cli_warning("%s: no animation in the file: the output holds the rig alone", asset);
+    if (onto && (rc0 = prepare_onto(imp, onto, json, &how)) != EXIT_OK) {
+        rune_import_destroy(imp);
+        return rc0;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_error("%s: cannot create directory: %s", dir, strerror(errno));
         rune_import_destroy(imp);
@@ -171,14 +268,17 @@ int cmd_import(int argc, char **argv)
             rc = cli_output_commit(&o, msg, sizeof msg);
         }
     }
+    size_t joints = how.onto ? rune_rig_joint_count(rune_asset_rig(how.onto)) : imp->joint_count;
     if (rc)
         cli_error("%s", msg);
     else if (how.compressed)
-        printf("%s: %zu joints, %zu clips (%zu compressed) -> %s\n", asset, imp->joint_count, imp->clip_count,
+        printf("%s: %zu joints, %zu clips (%zu compressed) -> %s\n", asset, joints, imp->clip_count,
                how.compressed, out);
     else
-        printf("%s: %zu joints, %zu clips -> %s\n", asset, imp->joint_count, imp->clip_count, out);
+        printf("%s: %zu joints, %zu clips -> %s\n", asset, joints, imp->clip_count, out);
     rune_import_destroy(imp);
+    rune_retarget_destroy(how.retarget);
+    rune_asset_destroy((rune_asset *)how.onto);
     if (!rc && (rc = cli_close_stdout(msg, sizeof msg)))
         cli_error("%s", msg);
     return rc;

@@ -164,7 +164,23 @@ static void write_data(FILE *f, const timeline *t)
             fprintf(f, "%s%d", fr ? "," : "", k->live[fr] ? 1 : 0);
         fputs("]}", f);
     }
-    fputs("],\n\"events\":[", f);
+    fputs("],\n\"source\":", f);
+    if (!t->source_pos) {
+        fputs("null", f);
+    } else {
+        fputs("{\"label\":", f);
+        str(f, t->source_label);
+        fputs(",\"parent\":[", f);
+        for (size_t j = 0; j < t->source_joints; j++)
+            fprintf(f, "%s%d", j ? "," : "", (int)t->source_parent[j]);
+        fputs("],\"pos\":", f);
+        floats(f, &t->source_pos[0].x, 3 * F * t->source_joints, 1);
+        fputs(",\"live\":[", f);
+        for (size_t fr = 0; fr < F; fr++)
+            fprintf(f, "%s%d", fr ? "," : "", t->source_live[fr] ? 1 : 0);
+        fputs("]}", f);
+    }
+    fputs(",\n\"events\":[", f);
     static const char *const kinds[] = {"marker", "loop", "stopped"};
     for (size_t i = 0; i < t->event_count; i++) {
         const tl_event *e = &t->events[i];

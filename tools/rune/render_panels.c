@@ -41,6 +41,12 @@ static void view_axes(const timeline *t, int *up, int *front, int *side, double 
             double v = axis_of(t->pos[i], a);
             lo[a] = fmin(lo[a], v), hi[a] = fmax(hi[a], v);
         }
+    for (size_t f = 0; t->source_pos && f < t->frames; f++) /* a retargeted clip's source, beside it */
+        for (size_t j = 0; t->source_live[f] && j < t->source_joints; j++)
+            for (int a = 0; a < 3; a++) {
+                double v = axis_of(t->source_pos[f * t->source_joints + j], a);
+                lo[a] = fmin(lo[a], v), hi[a] = fmax(hi[a], v);
+            }
     double ext[3];
     for (int a = 0; a < 3; a++) {
         if (!(hi[a] >= lo[a]))
@@ -125,6 +131,20 @@ static void skeleton_row(const sheet *s, box row, int ax, int ay, const double l
         const rune_vec3 *p = &t->pos[f * t->joints];
 #define PX(j) (b.x + b.w / 2 + (axis_of(p[j], ax) - cx) * scale)
 #define PY(j) (b.y + (b.h - 16) / 2 - (axis_of(p[j], ay) - cy) * scale)
+        if (t->source_pos && t->source_live[f]) { /* the retargeted clip's source skeleton, in grey */
+            const rune_vec3 *q = &t->source_pos[f * t->source_joints];
+            cairo_set_line_width(cr, 1.4);
+            cairo_set_source_rgb(cr, 0.62, 0.62, 0.68);
+            for (size_t j = 0; j < t->source_joints; j++)
+                if (t->source_parent[j] >= 0) {
+                    rune_vec3 a = q[t->source_parent[j]], c = q[j];
+                    cairo_move_to(cr, b.x + b.w / 2 + (axis_of(a, ax) - cx) * scale,
+                                  b.y + (b.h - 16) / 2 - (axis_of(a, ay) - cy) * scale);
+                    cairo_line_to(cr, b.x + b.w / 2 + (axis_of(c, ax) - cx) * scale,
+                                  b.y + (b.h - 16) / 2 - (axis_of(c, ay) - cy) * scale);
+                    cairo_stroke(cr);
+                }
+        }
         cairo_set_line_width(cr, t->joints > 60 ? 1.2 : 2.0);
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.25);
         for (size_t j = 0; j < t->joints; j++)
@@ -163,8 +183,9 @@ static void draw_skeleton(const sheet *s, box b)
     int up, front, side;
     view_axes(s->t, &up, &front, &side, lo, hi);
     box row = {16, b.y, s->legend_x + s->legend_w - 16, b.h / 2 - 14};
-    char label[64];
-    snprintf(label, sizeof label, "front (%c right, %c up), model space", axis_name[front], axis_name[up]);
+    char label[64 + TL_NAME];
+    snprintf(label, sizeof label, "front (%c right, %c up), model space%s%s", axis_name[front], axis_name[up],
+             s->t->source_pos ? "; grey: " : "", s->t->source_pos ? s->t->source_label : "");
     skeleton_row(s, row, front, up, lo, hi, label);
     row.y += b.h / 2 + 14;
     snprintf(label, sizeof label, "side (%c right, %c up)", axis_name[side], axis_name[up]);

@@ -19,6 +19,14 @@ typedef struct collector {
     rune_mat4 *mats; /* scratch, per joint */
     const char *progress;
     bool nomem, nonfinite;
+    /* the source skeleton: the rig drawn, its clips' bindings on it */
+    int32_t source_rig;          /* index into s->source_rigs, or -1 */
+    rune_rig *source;
+    rune_binding **source_bind;  /* per scenario clip, made on first use */
+    rune_pose source_pose;
+    rune_mat4 *source_mats;
+    float source_scale;
+    rune_vec3 source_shift;
 } collector;
 
 static bool alloc_rig(timeline *t, const rune_rig *rig)
@@ -183,6 +191,85 @@ static void add_event(collector *c, size_t f, const rune_scenario_event *e)
     snprintf(out->value, TL_NAME, "%s", e->value ? e->value : "");
 }
 
+/* The scenario clip a play's source clip is (by id), or -1. */
+static int32_t scenario_clip(const rune_scenario *s, const rune_clip *c)
+{
+    for (size_t i = 0; i < s->clip_count; i++)
+        if (strcmp(s->clips[i].id, rune_clip_id(c)) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+/* The source skeleton's rig, arrays and scale (to the target's height),
+ * made for the first source rig a frame shows. */
+static bool source_begin(collector *c, const rune_rig *target, int32_t rig)
+{
+    timeline *t = c->t;
+    const rune_scenario_rig *sr = &c->s->source_rigs[rig];
+    if (rune_rig_create(sr->joints, sr->joint_count, NULL, &c->source, NULL))
+        return false;
+    size_t n = rune_rig_joint_count(c->source);
+    c->source_rig = rig;
+    c->source_bind = calloc(c->s->clip_count + 1, sizeof *c->source_bind);
+    c->source_mats = calloc(n + 1, sizeof *c->source_mats);
+    t->source_parent = calloc(n + 1, sizeof *t->source_parent);
+    t->source_pos = calloc(t->frames * n + 1, sizeof *t->source_pos);
+    t->source_live = calloc(t->frames + 1, sizeof *t->source_live);
+    if (!c->source_bind || !c->source_mats || !t->source_parent || !t->source_pos || !t->source_live ||
+        rune_pose_init(&c->source_pose, n, NULL, NULL))
+        return false;
+    t->source_joints = n;
+    for (size_t j = 0; j < n; j++)
+        t->source_parent[j] = rune_rig_parent(c->source, j);
+    snprintf(t->source_label, TL_NAME, "source rig \"%s\"", sr->id);
+    float hs = rune_rig_height(c->source), ht = rune_rig_height(target);
+    c->source_scale = hs > 0.0f && ht > 0.0f ? ht / hs : 1.0f;
+    c->source_shift = rune_v3(-1.2f * (ht > 0.0f ? ht : 1.0f), 0.0f, 0.0f);
+    return true;
+}
+
+/* The first live retargeted play, sampled on its source rig. */
+static void collect_source(collector *c, const rune_frame_report *r, size_t f)
+{
+    const rune_scenario *s = c->s;
+    for (size_t i = 0; i < r->source_count; i++) {
+        const rune_track *tr = r->sources[i].view.track;
+        if (!tr || !rune_binding_retarget_id(tr->binding))
+            continue;
+        const rune_clip *clip = rune_binding_source_clip(tr->binding);
+        int32_t k = scenario_clip(s, clip), rig = k >= 0 && s->clip_rig ? s->clip_rig[k] : -1;
+        if (rig < 0 || (c->source_rig >= 0 && rig != c->source_rig))
+            continue;
+        if (c->source_rig < 0 && !source_begin(c, r->rig, rig)) {
+            c->nomem = true;
+            return;
+        }
+        if (!c->source_bind[k] && rune_binding_create(c->source, clip, NULL, NULL, &c->source_bind[k], NULL)) {
+            c->nomem = true;
+            return;
+        }
+        rune_binding_sample(c->source_bind[k], rune_track_sample_time(tr), &c->source_pose);
+        rune_rig_model_matrices(c->source, &c->source_pose, c->source_mats);
+        size_t n = c->t->source_joints, J = c->t->joints;
+        /* set beside the target: scaled, its horizontal centre on the
+         * target's (so its travel, which the target's root motion took
+         * out, does not carry it away), then shifted one height along X */
+        rune_vec3 mine = rune_v3(0, 0, 0), theirs = rune_v3(0, 0, 0);
+        for (size_t j = 0; j < n; j++) {
+            rune_vec3 p = rune_v3(c->source_mats[j].m[12], c->source_mats[j].m[13], c->source_mats[j].m[14]);
+            c->t->source_pos[f * n + j] = rune_v3_scale(p, c->source_scale);
+            mine = rune_v3_add(mine, rune_v3_scale(c->t->source_pos[f * n + j], 1.0f / (float)n));
+        }
+        for (size_t j = 0; j < J; j++)
+            theirs = rune_v3_add(theirs, rune_v3_scale(c->t->pos[f * J + j], 1.0f / (float)J));
+        rune_vec3 move = rune_v3_add(rune_v3(theirs.x - mine.x, 0, theirs.z - mine.z), c->source_shift);
+        for (size_t j = 0; j < n; j++)
+            c->t->source_pos[f * n + j] = rune_v3_add(c->t->source_pos[f * n + j], move);
+        c->t->source_live[f] = true;
+        return;
+    }
+}
+
 /* The live solver controls of a frame: each gets its arrays the first
  * frame it is set. */
 static void collect_controls(collector *c, const rune_frame_report *r, size_t f)
@@ -223,6 +310,8 @@ static void collect_controls(collector *c, const rune_frame_report *r, size_t f)
         ctl->live[f] = true;
     }
 }
+
+static bool has_source_rigs(const collector *c) { return c->s->source_rig_count > 0; }
 
 static rune_status on_frame(void *user, const rune_frame_report *r)
 {
@@ -277,6 +366,8 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
         add_event(c, f, &r->events[i]);
     collect_sources(c, r, f);
     collect_controls(c, r, f);
+    if (has_source_rigs(c))
+        collect_source(c, r, f);
     return c->nomem ? RUNE_E_NOMEM : RUNE_OK;
 }
 
@@ -290,10 +381,15 @@ int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t l
     size_t frames = (size_t)s->frames;
     t->first_frame = first < frames ? first : frames;
     t->frames = (last < frames ? last : frames) - t->first_frame;
-    collector c = {t, s, NULL, progress, false, false};
+    collector c = {t, s, NULL, progress, false, false, -1, NULL, NULL, {0}, NULL, 1.0f, {0, 0, 0}};
     rune_error err = {0};
     rune_status st = rune_scenario_run(s, NULL, on_frame, &c, &err);
     free(c.mats);
+    for (size_t i = 0; c.source_bind && i < s->clip_count; i++)
+        rune_binding_destroy(c.source_bind[i]);
+    free(c.source_bind), free(c.source_mats);
+    rune_pose_release(&c.source_pose);
+    rune_rig_destroy(c.source);
     if (c.nonfinite) {
         snprintf(msg, msg_size, "%s: internal error: a non-finite number in the evaluated frames", s->file);
         return EXIT_INTERNAL;
@@ -335,6 +431,7 @@ void timeline_free(timeline *t)
         tl_control *k = &t->controls[i];
         free(k->target), free(k->effector), free(k->pole), free(k->error), free(k->live);
     }
+    free(t->source_parent), free(t->source_pos), free(t->source_live);
     memset(t, 0, sizeof *t);
 }
 

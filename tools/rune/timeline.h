@@ -91,6 +91,15 @@ typedef struct timeline {
     size_t blend_count;
     tl_control controls[TL_MAX_CONTROLS];
     size_t control_count;
+    /* a retargeted clip's source skeleton, drawn beside the target: the
+     * first live retargeted play each frame, sampled on its source rig,
+     * scaled to the target's size and set beside it (source_live per
+     * frame; positions frames x source_joints) */
+    char source_label[TL_NAME];
+    size_t source_joints;
+    int32_t *source_parent;
+    rune_vec3 *source_pos;
+    bool *source_live;
 } timeline;
 
 /** Evaluates frames [first, last) of the scenario into t (zeroed first);

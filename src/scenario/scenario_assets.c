@@ -10,44 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *rune__scenario_resolve(rune__arena *arena, const char *file, const char *path)
-{
-    const char *slash = strrchr(file, '/');
-    if (path[0] == '/' || !slash)
-        return rune__arena_strdup(arena, path);
-    size_t dir = (size_t)(slash - file) + 1, n = strlen(path);
-    char *out = rune__arena_alloc(arena, dir + n + 1);
-    if (out) {
-        memcpy(out, file, dir);
-        memcpy(out + dir, path, n + 1);
-    }
-    return out;
-}
-
-rune_status rune__scenario_clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
-{
-    size_t keys = rune_clip_key_count(c);
-    rune_keyframe_desc *kf = rune__arena_array(arena, keys ? keys : 1, sizeof *kf);
-    rune_key_pose_desc *poses = rune__arena_array(arena, keys ? keys : 1, sizeof *poses);
-    size_t markers = rune_clip_marker_count(c);
-    rune_marker_desc *md = rune__arena_array(arena, markers ? markers : 1, sizeof *md);
-    if (!kf || !poses || !md)
-        return RUNE_E_NOMEM;
-    size_t k = 0;
-    for (size_t t = 0; t < rune_clip_track_count(c); t++)
-        for (size_t i = 0; i < rune_clip_track_key_count(c, t); i++, k++) {
-            rune_clip_track_key(c, t, i, &kf[k].time, &poses[k]);
-            kf[k].poses = &poses[k];
-            kf[k].pose_count = 1;
-        }
-    const rune_marker *m = rune_clip_markers(c);
-    for (size_t i = 0; i < markers; i++)
-        md[i] = (rune_marker_desc){m[i].time, m[i].name, m[i].value};
-    *d = (rune_sequence_desc){rune_clip_id(c), rune_clip_revision(c), rune_clip_loops(c), rune_clip_priority(c),
-                              kf, keys, md, markers, rune_clip_length(c)};
-    return RUNE_OK;
-}
-
 rune_status rune__scenario_load_assets(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err)
 {
     scenario_box *box = (scenario_box *)s;

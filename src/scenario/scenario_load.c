@@ -37,35 +37,6 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
     return st;
 }
 
-rune_status rune__scenario_load_joints(json_t *joints, const char *where, rune__arena *arena, rune_joint_desc **out,
-                                       size_t *count, bool *scaled, rune_error *err)
-{
-    rune_status st;
-    *count = json_array_size(joints);
-    *out = rune__arena_array(arena, *count ? *count : 1, sizeof **out);
-    if (!*out)
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
-    for (size_t i = 0; i < *count; i++) {
-        char path[JR_PATH_MAX];
-        snprintf(path, sizeof path, "%s[%zu]", where, i);
-        json_t *j = json_array_get(joints, i);
-        rune_joint_desc *d = &(*out)[i];
-        if ((st = jr_object(j, path, err)) || (st = jr_string(j, "part", path, true, NULL, arena, &d->part, err)) ||
-            (st = jr_string(j, "parent", path, false, "", arena, &d->parent, err)) ||
-            (st = jr_xform(j, "frame", path, &d->frame, err)))
-            return st;
-        json_t *frame = json_object_get(j, "frame");
-        if (frame && json_object_get(frame, "s")) {
-            char fpath[JR_PATH_MAX];
-            snprintf(fpath, sizeof fpath, "%s.frame", path);
-            if ((st = jr_vec3(frame, "s", fpath, rune_v3(1, 1, 1), &d->scale, err)))
-                return st;
-            d->scaled = *scaled = true;
-        }
-    }
-    return RUNE_OK;
-}
-
 /* An optional name at `key` mapped by `from_name`; `def` when absent. */
 static rune_status read_name(loader *L, json_t *obj, const char *path, const char *key, const char *what,
                              int (*from_name)(const char *), int def, int *out)

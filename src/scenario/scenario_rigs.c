@@ -10,23 +10,41 @@
 
 #include <string.h>
 
+rune_status rune__scenario_load_joints(json_t *joints, const char *where, rune__arena *arena, rune_joint_desc **out,
+                                       size_t *count, bool *scaled, rune_error *err)
+{
+    rune_status st;
+    *count = json_array_size(joints);
+    *out = rune__arena_array(arena, *count ? *count : 1, sizeof **out);
+    if (!*out)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < *count; i++) {
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "%s[%zu]", where, i);
+        json_t *j = json_array_get(joints, i);
+        rune_joint_desc *d = &(*out)[i];
+        if ((st = jr_object(j, path, err)) || (st = jr_string(j, "part", path, true, NULL, arena, &d->part, err)) ||
+            (st = jr_string(j, "parent", path, false, "", arena, &d->parent, err)) ||
+            (st = jr_xform(j, "frame", path, &d->frame, err)))
+            return st;
+        json_t *frame = json_object_get(j, "frame");
+        if (frame && json_object_get(frame, "s")) {
+            char fpath[JR_PATH_MAX];
+            snprintf(fpath, sizeof fpath, "%s.frame", path);
+            if ((st = jr_vec3(frame, "s", fpath, rune_v3(1, 1, 1), &d->scale, err)))
+                return st;
+            d->scaled = *scaled = true;
+        }
+    }
+    return RUNE_OK;
+}
+
 static int32_t rig_index(const rune_scenario *s, const char *id)
 {
     for (size_t i = 0; i < s->source_rig_count; i++)
         if (strcmp(s->source_rigs[i].id, id) == 0)
             return (int32_t)i;
     return -1;
-}
-
-rune_status rune__scenario_set_clip_rigs(rune_scenario *s, rune__arena *arena, size_t from, size_t to, int32_t rig)
-{
-    int32_t *all = rune__arena_array(arena, to ? to : 1, sizeof *all);
-    if (!all)
-        return RUNE_E_NOMEM;
-    for (size_t i = 0; i < to; i++)
-        all[i] = i < from && s->clip_rig ? s->clip_rig[i] : rig;
-    s->clip_rig = all;
-    return RUNE_OK;
 }
 
 /* One source rig: {"id", "joints"} or {"id", "asset"}. */

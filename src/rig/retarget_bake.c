@@ -227,10 +227,11 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
         ok = (b.all && b.poses) || !b.pose_cap;
     }
     if (ok) {
-        for (size_t t = 0; t < nt; t++) {
-            memcpy(b.all + b.all_count, b.tracks[t].time, b.tracks[t].count * sizeof *b.all);
-            b.all_count += b.tracks[t].count;
-        }
+        for (size_t t = 0; t < nt; t++)
+            if (b.tracks[t].count) {
+                memcpy(b.all + b.all_count, b.tracks[t].time, b.tracks[t].count * sizeof *b.all);
+                b.all_count += b.tracks[t].count;
+            }
         b.all_count = sort_unique(b.all, b.all_count);
         b.frames = rune__calloc(alloc, b.all_count, sizeof *b.frames);
         ok = b.frames || !b.all_count;

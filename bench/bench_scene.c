@@ -36,7 +36,7 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
                 p->r = rune_q_axis_angle(rune_v3_scale(axis, 1.0f / len), 0.6f * sinf(ph));
                 p->weight = 1.0f;
             }
-            kf[k] = (rune_keyframe_desc){t, &poses[k * joints], joints};
+            kf[k] = (rune_keyframe_desc){t, &poses[k * joints], joints, NULL, 0};
         }
         char id[16];
         snprintf(id, sizeof id, "clip%zu", c);

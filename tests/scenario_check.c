@@ -15,6 +15,9 @@
  *   event FRAME I KIND TRACK [NAME [VALUE [TIME]]]
  *   root FRAME DX DZ YAW         root motion
  *   ctl FRAME NAME ERROR         a solver control's error ("controls")
+ *   curve FRAME NAME V [C]       a float curve's value (and coverage; 1 when
+ *                                left out: then it must print as a number)
+ *   nocurves                     no frame prints "curves"
  *   same FRAME_A FRAME_B JOINT   identical pose at two frames (within tol)
  *   finite                       every number in the output is finite
  */
@@ -265,6 +268,26 @@ int main(int argc, char **argv)
                 fail("no such control: %s%s", l, "");
             else
                 check_num(l, json_number_value(json_object_get(c, "error")), atof(w[3]), tol);
+        } else if (strcmp(w[0], "curve") == 0 && (n == 4 || n == 5)) {
+            json_t *f = frame_at(doc, atol(w[1]));
+            json_t *c = f ? json_object_get(json_object_get(f, "curves"), w[2]) : NULL;
+            double cov = n == 5 ? atof(w[4]) : 1.0;
+            if (!c) {
+                fail("no such curve: %s%s", l, "");
+            } else if (json_is_number(c)) { /* printed bare: coverage 1 */
+                check_num(l, json_number_value(c), atof(w[3]), tol);
+                check_num(l, 1.0, cov, 0);
+            } else {
+                check_num(l, json_number_value(json_object_get(c, "value")), atof(w[3]), tol);
+                check_num(l, json_number_value(json_object_get(c, "coverage")), cov, tol);
+                if (json_number_value(json_object_get(c, "coverage")) == 1.0)
+                    fail("coverage 1 must print the bare value: %s%s", l, "");
+            }
+        } else if (strcmp(w[0], "nocurves") == 0 && n == 1) {
+            size_t i;
+            json_t *f;
+            json_array_foreach(json_object_get(doc, "frames"), i, f) if (json_object_get(f, "curves"))
+                fail("frame prints \"curves\" without curves in the document%s%s", "", "");
         } else if (strcmp(w[0], "root") == 0 && n == 5) {
             json_t *f = frame_at(doc, atol(w[1]));
             json_t *rm = f ? json_object_get(f, "root_motion") : NULL;

@@ -112,6 +112,11 @@ RUNE_API rune_status rune_library_find_motion(const rune_library *lib, const cha
 RUNE_API rune_status rune_library_find_graph(const rune_library *lib, const char *id, uint32_t *graph, rune_error *err);
 RUNE_API rune_status rune_library_find_param(const rune_library *lib, const char *name, uint32_t *param, rune_error *err);
 RUNE_API rune_status rune_library_find_joint(const rune_library *lib, const char *name, int32_t *joint, rune_error *err);
+/** The index of a float curve (rune_rig_curve_count of the library's rig:
+ * every curve its clips key, added with them); RUNE_E_NOT_FOUND with a
+ * suggestion. */
+RUNE_API rune_status rune_library_find_curve(const rune_library *lib, const char *name, uint32_t *curve,
+                                             rune_error *err);
 
 /* ---- Character -------------------------------------------------------- */
 
@@ -199,6 +204,15 @@ RUNE_API void rune_character_deliver(rune_character *ch, rune_signal_fn fn, void
 /** The final local pose of the last update (after controls and root
  * motion removal). */
 RUNE_API const rune_pose *rune_character_pose(const rune_character *ch);
+/** The composed float curves of the last frame (docs/semantics.md, "Float
+ * curves"), indexed as the library's rig names them (rune_library_find_curve,
+ * rune_rig_curve_name): read-only arrays of rune_character_curve_count
+ * values and coverages (a curve nothing covers: 0, coverage 0). */
+RUNE_API size_t rune_character_curve_count(const rune_character *ch);
+RUNE_API const float *rune_character_curves(const rune_character *ch);
+RUNE_API const float *rune_character_curve_coverage(const rune_character *ch);
+/** One curve's value (0 outside the table). */
+RUNE_API float rune_character_curve(const rune_character *ch, uint32_t curve);
 /** The root travel of the last update (zero without a root joint). Its
  * source: every live contribution's root travel (a graph's from its first
  * layer's plays), weighted the way the mixer weighted the root joint. */

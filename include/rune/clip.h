@@ -52,10 +52,30 @@ typedef struct rune_key_pose_desc {
     bool scaled;        /**< false: scale 1 1 1 */
 } rune_key_pose_desc;
 
+/** One key of a float curve: a named scalar channel of a clip (a morph
+ * target's weight, a gameplay value), keyed like a joint: its coverage is
+ * clamp(weight (1 - mask_weight), 0, 1) and the destination key's easing
+ * shapes the interval, or with `spline` a cubic Hermite from the previous
+ * key's out tangent to this key's in tangent (glTF CUBICSPLINE: tangents
+ * in value per second). */
+typedef struct rune_curve_key_desc {
+    const char *name;
+    float value;
+    float weight;       /**< usually 1 */
+    float mask_weight;  /**< usually 0 */
+    rune_easing_style easing;
+    rune_easing_dir direction;
+    bool spline;        /**< the interval to this key is a Hermite spline */
+    float in_tangent;   /**< spline: the slope arriving at this key */
+    float out_tangent;  /**< spline: the slope leaving it */
+} rune_curve_key_desc;
+
 typedef struct rune_keyframe_desc {
     float time;
     const rune_key_pose_desc *poses;
     size_t pose_count;
+    const rune_curve_key_desc *curves; /**< curve keys at this time (may be NULL) */
+    size_t curve_count;
 } rune_keyframe_desc;
 
 typedef struct rune_marker_desc {
@@ -80,10 +100,12 @@ typedef struct rune_sequence_desc {
 typedef struct rune_clip rune_clip;
 
 /** Compiles a sequence. Keys out of order are sorted; two keys of one track
- * at the same time keep the one listed later. Fails (RUNE_E_INVALID, message
- * naming keyframes[i].poses[j].field) on a non-finite number, a zero
- * quaternion or an empty part name. The clip length is the largest key time
- * (0 if all keys are at or before 0). */
+ * (or of one float curve) at the same time keep the one listed later.
+ * Fails (RUNE_E_INVALID, message naming keyframes[i].poses[j].field or
+ * keyframes[i].curves.NAME.field) on a non-finite number, a zero
+ * quaternion or an empty part or curve name. The clip length is the
+ * largest key time, curve keys included (0 if all keys are at or before
+ * 0). */
 RUNE_API rune_status rune_clip_compile(const rune_sequence_desc *desc, const rune_allocator *alloc,
                               rune_clip **out, rune_error *err);
 RUNE_API void rune_clip_destroy(rune_clip *clip);
@@ -130,6 +152,32 @@ RUNE_API size_t rune_clip_bytes(const rune_clip *clip);
  * has scale). Compiling these keys again gives the same clip. */
 RUNE_API void rune_clip_track_key(const rune_clip *clip, size_t track, size_t k, float *time,
                                   rune_key_pose_desc *out);
+
+/** Float curves of a clip, sorted by name, and their keys. */
+RUNE_API size_t rune_clip_curve_count(const rune_clip *clip);
+RUNE_API const char *rune_clip_curve_name(const rune_clip *clip, size_t curve);
+/** Index of a curve by name, or -1. */
+RUNE_API int32_t rune_clip_find_curve(const rune_clip *clip, const char *name);
+RUNE_API size_t rune_clip_curve_key_count(const rune_clip *clip, size_t curve);
+/** Keys of all curves together. */
+RUNE_API size_t rune_clip_curve_key_total(const rune_clip *clip);
+/** Key k of a curve as compiled (compiling it again gives the same curve). */
+RUNE_API void rune_clip_curve_key(const rune_clip *clip, size_t curve, size_t k, float *time,
+                                  rune_curve_key_desc *out);
+
+/** A curve's value at one time, with its weights and coverage. */
+typedef struct rune_curve_sample {
+    float value;
+    float weight;
+    float mask_weight;
+    float coverage; /**< clamp(weight * (1 - mask_weight), 0, 1) */
+} rune_curve_sample;
+
+/** Samples a curve at time t (clip time: the caller wraps loops), the
+ * rules of rune_clip_sample_track: the end keys hold outside, the
+ * destination key's easing (or spline) inside; weights lerp by the eased
+ * fraction (by the plain one for a spline). */
+RUNE_API void rune_clip_sample_curve(const rune_clip *clip, size_t curve, float t, rune_curve_sample *out);
 
 /** What a compressed clip holds (rune_clip_compress; docs/format.md). */
 typedef struct rune_clip_compression {

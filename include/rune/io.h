@@ -252,7 +252,7 @@ typedef struct rune_frame_report {
 } rune_frame_report;
 
 /** True when every number of a report (pose, root motion, event times,
- * weights, control states, time) is finite; otherwise, when `what` is given, names the
+ * curves, weights, control states, time) is finite; otherwise, when `what` is given, names the
  * first offender ("pose Root/Arm", "root_motion", ...) in `what`. The
  * library never reports non-finite numbers for finite input: tools treat
  * one as an internal error. */

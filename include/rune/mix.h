@@ -33,6 +33,9 @@ typedef struct rune_contribution {
  * joints held as arrays on the stack, with the vectorized kernels of
  * `level` (see rune_simd_resolve; levels agree within 2 ulps, the FMA
  * ones rounding fused products once).
+ * `out`'s float curves take the same rule, one value a curve (a rank's
+ * mean by share, overlaid onto the lower result from 0 by the rank's
+ * coverage; docs/semantics.md, "Float curves").
  * `order` (at least `count` entries) is scratch, so composing never
  * allocates. */
 RUNE_API void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
@@ -43,7 +46,8 @@ RUNE_API void rune_mix_compose(const rune_contribution *contributions, size_t co
  * to the running sum) and coverage min(1, sum(s)), with
  * s = clamp(weight * coverage, 0, 1); joints nothing covers get identity
  * with coverage 0. The step blend spaces and cross-fades share with a
- * mixer rank, run by the same kernels. */
+ * mixer rank, run by the same kernels; `out`'s float curves the same
+ * mean (0 at coverage 0). */
 RUNE_API void rune_mix_mean(const rune_contribution *contributions, size_t count, rune_simd_level level, rune_pose *out);
 
 /** Composes one graph layer onto `out`, joint by joint with weight
@@ -57,6 +61,9 @@ RUNE_API void rune_mix_mean(const rune_contribution *contributions, size_t count
  * transform as it is. An additive layer adds its weighted delta from `ref`
  * in the joint's local frame: t += w (t_layer - t_ref),
  * r = r * slerp(identity, r_ref^-1 r_layer, w), coverage c + w (1 - c).
+ * Float curves follow the same steps without the mask (a mask weighs
+ * joints): override straight by w = layer_weight x the curve's coverage,
+ * additive v += w (v_layer - v_ref).
  * Runs over chunks of joints with the kernels of `level`, like
  * composition. */
 RUNE_API void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,

@@ -75,9 +75,22 @@ RUNE_API void rune_rig_set_frame_scale(rune_rig *rig, size_t joint, rune_vec3 sc
 /** Whether some joint's rest scale is not 1 1 1. */
 RUNE_API bool rune_rig_scaled(const rune_rig *rig);
 
+/** Float curves of the rig: the named scalar channels its poses carry
+ * beside the joints (morph target weights, gameplay values), in the order
+ * added. Adding one (its index to *index; an existing name gives its
+ * index) bumps the topology revision and the layout signature, so
+ * bindings are remade: add curves before binding clips and creating
+ * poses. */
+RUNE_API rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index, rune_error *err);
+RUNE_API size_t rune_rig_curve_count(const rune_rig *rig);
+RUNE_API const char *rune_rig_curve_name(const rune_rig *rig, size_t curve);
+/** Index of a curve by name, or -1. */
+RUNE_API int32_t rune_rig_find_curve(const rune_rig *rig, const char *name);
+
 RUNE_API uint32_t rune_rig_topology_revision(const rune_rig *rig);
 RUNE_API uint32_t rune_rig_frame_revision(const rune_rig *rig);
-/** Hash of the joint membership (names and parent links), not of frames. */
+/** Hash of the membership (joint names and parent links, curve names),
+ * not of frames. */
 RUNE_API uint64_t rune_rig_layout_signature(const rune_rig *rig);
 
 /** One entry of a joint mask. */
@@ -118,6 +131,9 @@ typedef struct rune_pose {
      * unscaled). rune_pose_set_s and every rune operation that writes a
      * pose keep it; code that writes sx, sy, sz directly must set it. */
     bool scaled;
+    size_t curve_count;         /**< float curves (rune_rig_add_curve) */
+    float *curve;               /**< each curve's value (0 where uncovered) */
+    float *curve_cov;           /**< and its coverage, 0..1 */
     void *block;                /**< the allocation holding every channel */
     size_t block_size;
     rune_allocator alloc;
@@ -125,9 +141,16 @@ typedef struct rune_pose {
 
 /** Allocates a pose of `count` joints, reset to identity with coverage 0. */
 RUNE_API rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err);
+/** The same with `curves` float curves (value 0, coverage 0). */
+RUNE_API rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, const rune_allocator *alloc,
+                                           rune_error *err);
+/** A pose of a rig: its joints and its curves. */
+RUNE_API rune_status rune_pose_init_rig(rune_pose *pose, const rune_rig *rig, const rune_allocator *alloc,
+                                        rune_error *err);
 RUNE_API void rune_pose_release(rune_pose *pose);
 /** Identity transforms and scale 1, coverage 0 (the storage default of
- * unkeyed joints), padding lanes included; not scaled. */
+ * unkeyed joints), padding lanes included; not scaled; curves 0 with
+ * coverage 0. */
 RUNE_API void rune_pose_reset(rune_pose *pose);
 
 /** Joint j's translation, rotation, scale and rigid transform. */
@@ -165,7 +188,7 @@ static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat 
 }
 
 /** Copies every channel of the lanes both poses have (joints and
- * padding), and whether the source is scaled. */
+ * padding), the curves both have, and whether the source is scaled. */
 RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
@@ -289,8 +312,17 @@ RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
 RUNE_API int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
 
 /** Samples the clip at time t into `pose` (joint count of the bound rig):
- * unkeyed joints get identity and coverage 0. */
+ * unkeyed joints get identity and coverage 0; the pose's curves too (a
+ * curve the clip lacks: 0 with coverage 0). */
 RUNE_API void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
+/** Curves of the bound rig the binding samples (rune_rig_curve_count at
+ * binding time). */
+RUNE_API size_t rune_binding_curve_count(const rune_binding *binding);
+/** Samples the rig's curves [first, first + count) at time t into
+ * value[0..count) and coverage[0..count) (0 and 0 where the clip has no
+ * such curve). */
+RUNE_API void rune_binding_sample_curves(const rune_binding *binding, float t, size_t first, size_t count,
+                                         float *value, float *coverage);
 
 /** Creates the per-play fast sampler of a binding: a sample cache of the
  * binding's clip whose lanes are the rig's joints (lane j samples the track

@@ -263,7 +263,7 @@ static rune_status clip_sequence(reader *r, size_t index, const clip_view *v, co
                 poses[k].s = get_vec3(v->s + 12 * k);
                 poses[k].scaled = true;
             }
-            kf[k] = (rune_keyframe_desc){time, &poses[k], 1};
+            kf[k] = (rune_keyframe_desc){time, &poses[k], 1, NULL, 0};
         }
         next += n;
     }

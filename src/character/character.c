@@ -108,3 +108,15 @@ void rune__character_prefetch_state(const rune_character *ch)
     for (size_t i = 0; i < ch->live_graph_count; i++)
         __builtin_prefetch(&ch->graphs[ch->live_graphs[i]]);
 }
+
+size_t rune_character_curve_count(const rune_character *ch) { return rune_animator_pose(ch->anim)->curve_count; }
+const float *rune_character_curves(const rune_character *ch) { return rune_animator_pose(ch->anim)->curve; }
+const float *rune_character_curve_coverage(const rune_character *ch)
+{
+    return rune_animator_pose(ch->anim)->curve_cov;
+}
+float rune_character_curve(const rune_character *ch, uint32_t curve)
+{
+    const rune_pose *p = rune_animator_pose(ch->anim);
+    return curve < p->curve_count ? p->curve[curve] : 0.0f;
+}

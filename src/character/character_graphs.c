@@ -24,7 +24,7 @@ static rune_status graph_slot(rune_character *ch, uint32_t graph, size_t *slot, 
     rune_status st = rune_graph_instance_create(rune_library_graph(ch->lib, graph), rune_library_bindings(ch->lib),
                                                 &ch->alloc, &r->inst, err);
     if (!st)
-        st = rune_pose_init(&r->pose, rune_rig_joint_count(ch->rig), &ch->alloc, err);
+        st = rune_pose_init_rig(&r->pose, ch->rig, &ch->alloc, err);
     if (st) {
         rune_graph_instance_destroy(r->inst);
         rune_pose_release(&r->pose);

@@ -51,7 +51,7 @@ static rune_status motion_slot(rune_character *ch, uint32_t motion, size_t *slot
         st = rune_motion_player_create(rune_library_motion(ch->lib, motion), rune_library_bindings(ch->lib),
                                        &ch->alloc, &r->player, err);
     if (!st)
-        st = rune_pose_init(&r->pose, rune_rig_joint_count(ch->rig), &ch->alloc, err);
+        st = rune_pose_init_rig(&r->pose, ch->rig, &ch->alloc, err);
     if (st) {
         rune_motion_player_destroy(r->player);
         rune_pose_release(&r->pose);

@@ -145,6 +145,9 @@ rune_status rune_library_adopt_retargeted_clip(rune_library *lib, rune_clip *cli
                             sizeof *lib->clip_motions};
     if (!st && !grow_parallel(&lib->alloc, &lib->clip_cap, lib->clip_count + 1, arrays, sizes, 4))
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory adding clip \"%s\"", id);
+    /* the clip's curves join the rig's (before the binding maps them) */
+    for (size_t c = 0; !st && c < rune_clip_curve_count(clip); c++)
+        st = rune_rig_add_curve(lib->rig, rune_clip_curve_name(clip, c), NULL, err);
     rune_binding *b = NULL;
     if (!st)
         st = rune_binding_create(lib->rig, clip, retarget, &lib->alloc, &b, err);
@@ -376,5 +379,21 @@ rune_status rune_library_find_joint(const rune_library *lib, const char *name, i
     for (size_t j = 0; j < rune_rig_joint_count(lib->rig); j++)
         rune__match_offer(&m, rune_rig_joint_name(lib->rig, j, buf, sizeof buf));
     return rune_fail(err, RUNE_E_NOT_FOUND, "no joint \"%s\" in the rig%s", name ? name : "",
+                     rune__match_hint(&m, hint, sizeof hint));
+}
+
+rune_status rune_library_find_curve(const rune_library *lib, const char *name, uint32_t *curve, rune_error *err)
+{
+    int32_t c = name ? rune_rig_find_curve(lib->rig, name) : -1;
+    if (c >= 0) {
+        *curve = (uint32_t)c;
+        return RUNE_OK;
+    }
+    rune__name_match m;
+    rune__match_init(&m, name);
+    char hint[RUNE_NAME_SUGGEST_MAX + 32];
+    for (size_t k = 0; k < rune_rig_curve_count(lib->rig); k++)
+        rune__match_offer(&m, rune_rig_curve_name(lib->rig, k));
+    return rune_fail(err, RUNE_E_NOT_FOUND, "no curve \"%s\" in the library%s", name ? name : "",
                      rune__match_hint(&m, hint, sizeof hint));
 }

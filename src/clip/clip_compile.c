@@ -120,8 +120,13 @@ static void *pack_line(packer *p, size_t bytes)
 
 /* Lays out (when p->base is NULL: only measures) the clip's block; scale
  * arrays only when `scaled` (some kept key has a scale). */
+typedef struct curve_input {
+    clip_curve_key *keys;
+    size_t count, cap, curves;
+} curve_input;
+
 static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const key_ref *refs,
-                   size_t ref_count, size_t tracks, size_t keys, bool scaled)
+                   size_t ref_count, size_t tracks, size_t keys, bool scaled, const curve_input *ci)
 {
     c->id = pack_str(p, d->id);
     c->tracks = pack(p, tracks * sizeof *c->tracks);
@@ -179,6 +184,7 @@ static void layout(packer *p, rune_clip *c, const rune_sequence_desc *d, const k
         if (p->base)
             c->markers[i] = rune__clip_marker(c, &d->markers[i], name, value);
     }
+    rune__curves_layout(p, c, ci->keys, ci->count, ci->curves);
 }
 
 /* Segment at position `pos`: key k and the way to key `next` (k itself
@@ -303,26 +309,36 @@ rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator 
         return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": %zu keys, more than the %u a clip may hold", d->id, keys,
                          (unsigned)CLIP_MAX_KEYS - 1);
     }
+    curve_input ci = {0};
+    rune_status cst = rune__curves_gather(d, alloc, &ci.keys, &ci.count, &ci.cap, &ci.curves, err);
+    if (cst) {
+        rune__free(alloc, refs, ref_count, sizeof *refs);
+        return cst;
+    }
+    for (size_t i = 0; i < ci.count; i++)
+        length = ci.keys[i].time > length ? ci.keys[i].time : length;
     rune_clip probe = {0};
     probe.loop = d->loop;
     probe.length = length;
     packer measure = {NULL, 0};
-    layout(&measure, &probe, d, refs, ref_count, tracks, keys, scaled);
+    layout(&measure, &probe, d, refs, ref_count, tracks, keys, scaled, &ci);
 
     size_t head = align16(sizeof(rune_clip));
     char *block = rune__calloc(alloc, head + measure.used, 1);
     if (!block) {
         rune__free(alloc, refs, ref_count, sizeof *refs);
+        rune__free(alloc, ci.keys, ci.cap, sizeof *ci.keys);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory compiling clip \"%s\"", d->id);
     }
     rune_clip *c = (rune_clip *)block;
     rune__clip_head(c, alloc, head + measure.used, d->revision, d->loop, d->priority, length, tracks, d->marker_count);
     c->key_count = keys;
     packer fill = {block + head, 0};
-    layout(&fill, c, d, refs, ref_count, tracks, keys, scaled);
+    layout(&fill, c, d, refs, ref_count, tracks, keys, scaled, &ci);
     prepare_segments(c);
     rune__clip_sort_markers(c->markers, c->marker_count);
     rune__free(alloc, refs, ref_count, sizeof *refs);
+    rune__free(alloc, ci.keys, ci.cap, sizeof *ci.keys);
     *out = c;
     return RUNE_OK;
 }

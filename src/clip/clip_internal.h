@@ -98,7 +98,29 @@ struct rune_clip {
     /* a compressed clip (clip_packed.h): tracks, names and markers as
      * above, no key arrays (NULL) */
     const struct clip_packed *packed;
+    /* float curves (clip_curves.c): sorted by name, keys by time; kept
+     * exact in compressed clips too */
+    size_t curve_count;
+    struct clip_curve *curves;
+    size_t curve_key_count;
+    float *ck_time, *ck_value, *ck_weight, *ck_mask, *ck_in, *ck_out;
+    uint8_t *ck_style, *ck_dir, *ck_spline;
 };
+
+/* A curve: its name and its keys' range in the ck_ arrays. */
+typedef struct clip_curve {
+    const char *name;
+    uint32_t first_key;
+    uint32_t key_count;
+} clip_curve;
+
+/* One curve key with its name and time, as builders hand them over:
+ * sorted by name then time, one key a time (clip_curves.c). */
+typedef struct clip_curve_key {
+    const char *name;
+    float time;
+    rune_curve_key_desc d;
+} clip_curve_key;
 
 /* Where key 0 of track `tr` has its segment (see rune_clip.seg_stride). */
 static inline uint32_t clip_first_seg(const rune_clip *c, size_t tr)
@@ -132,6 +154,21 @@ static inline const char *pack_str(packer *p, const char *s)
         memcpy(dst, s, n);
     return dst;
 }
+
+/* A sequence's curve keys, checked (messages name keyframes[i].curves.NAME)
+ * and sorted (two keys of a curve at one time: the later listed wins):
+ * *count distinct keys of *curves curves, in one allocation of *cap
+ * entries (rune__free). */
+rune_status rune__curves_gather(const rune_sequence_desc *d, const rune_allocator *alloc, clip_curve_key **out,
+                                size_t *count, size_t *cap, size_t *curves, rune_error *err);
+/* Lays out (p->base NULL: measures) a clip's curve arrays from sorted,
+ * distinct keys; names are copied into the block. */
+void rune__curves_layout(packer *p, rune_clip *c, const clip_curve_key *keys, size_t count, size_t curves);
+
+/* A clip's curve keys as builders take them (names point into the clip),
+ * in one allocation of rune_clip's curve_key_count entries (rune__free);
+ * NULL (and OK) without curves. Exported for the compressor. */
+RUNE_API rune_status rune__clip_curve_keys(const rune_clip *c, const rune_allocator *alloc, clip_curve_key **out);
 
 /* Fills what every clip's block starts with (a new serial included). */
 void rune__clip_head(rune_clip *c, const rune_allocator *alloc, size_t block_size, uint32_t revision, bool loop,

@@ -38,6 +38,7 @@ static void layout(packer *p, rune_clip *c, clip_packed *k, const pack_parts *s)
         if (p->base)
             c->markers[i] = rune__clip_marker(c, &s->markers[i], name, value);
     }
+    rune__curves_layout(p, c, s->curve_keys, s->curve_key_count, s->curve_count);
     if (!p->base)
         return;
     memcpy(k->tracks, s->tracks, s->track_count * sizeof *k->tracks);

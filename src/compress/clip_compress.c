@@ -612,11 +612,17 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
             const rune_marker *mk = rune_clip_markers(clip);
             for (size_t i = 0; i < m; i++)
                 marks[i] = (rune_marker_desc){mk[i].time, mk[i].name, mk[i].value};
+            clip_curve_key *curves = NULL; /* kept exact (docs/format.md) */
+            if (rune__clip_curve_keys(clip, a, &curves))
+                st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
             pack_parts parts = {rune_clip_id(clip), rune_clip_revision(clip), rune_clip_loops(clip),
                                 rune_clip_priority(clip), rune_clip_length(clip), n, names, names + n, p.packed, m,
                                 marks, (uint32_t)p.samples, (uint32_t)p.subs, p.t0, p.dt, precision, p.shell,
-                                p.max_error, p.range, p.width, p.lo, p.hi, data};
-            st = rune__clip_assemble(&parts, alloc, out, err);
+                                p.max_error, p.range, p.width, p.lo, p.hi, data, curves,
+                                rune_clip_curve_key_total(clip), rune_clip_curve_count(clip)};
+            if (!st)
+                st = rune__clip_assemble(&parts, alloc, out, err);
+            rune__free(a, curves, rune_clip_curve_key_total(clip), sizeof *curves);
         }
         rune__free(a, names, 2 * n + 1, sizeof *names);
         rune__free(a, marks, m + 1, sizeof *marks);

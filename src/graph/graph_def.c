@@ -123,6 +123,7 @@ rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, con
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph");
     g->alloc = *alloc;
     g->joint_count = rune_rig_joint_count(rig);
+    g->curve_count = rune_rig_curve_count(rig);
     g->param_count = d->param_count;
     g->layer_count = d->layer_count;
     for (size_t li = 0; li < d->layer_count; li++) {

@@ -80,7 +80,7 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
     }
     for (size_t li = 0; !st && li < g->layer_count; li++)
         for (size_t k = 0; !st && k < LP_COUNT; k++)
-            st = rune_pose_init(&inst->layers[li].pose[k], g->joint_count, alloc, err);
+            st = rune_pose_init_curves(&inst->layers[li].pose[k], g->joint_count, g->curve_count, alloc, err);
     if (st) {
         rune_graph_instance_destroy(inst);
         return st;

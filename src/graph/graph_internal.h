@@ -27,6 +27,7 @@ typedef struct graph_transition {
 struct rune_graph {
     rune_allocator alloc;
     size_t joint_count;
+    size_t curve_count; /* the rig's float curves: layer poses carry them */
     size_t param_count, layer_count, state_count, transition_count, condition_count;
     rune_param_desc *params;
     graph_layer *layers;

@@ -53,7 +53,7 @@ rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, co
     a->next_handle = 1;
     rune_status st = rune_signal_queue_init(&a->signals, signal_capacity ? signal_capacity : 256, alloc, err);
     if (!st)
-        st = rune_pose_init(&a->pose, a->joint_count, alloc, err);
+        st = rune_pose_init_rig(&a->pose, rig, alloc, err);
     if (st) {
         rune_animator_destroy(a);
         return st;

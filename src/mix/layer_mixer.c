@@ -3,6 +3,7 @@
  * (keeping the result straight, see overlay_straight), an additive layer
  * adds its weighted delta from a reference pose. */
 #include "mix_chunks.h"
+#include "curve_mixer.h"
 
 /* The exact additive rotation for lanes of weight above 0 the kernel
  * flagged wide:
@@ -67,4 +68,6 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         }
     }
     out->scaled |= layer->scaled || (ref && ref->scaled);
+    if (out->curve_count)
+        rune__mix_curves_layer(out, layer, ref, lw);
 }

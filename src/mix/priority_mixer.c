@@ -5,6 +5,7 @@
  * only sampled tracks and the rank sums live on the stack. */
 #include "rune/mix.h"
 #include "mix_chunks.h"
+#include "curve_mixer.h"
 
 #include <string.h>
 
@@ -131,6 +132,8 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
         k.mean(&acc, &o, lanes);
         out->scaled |= acc.scaled;
     }
+    if (out->curve_count)
+        rune__mix_curves_mean(cs, count, out);
 }
 
 void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level level, size_t *order,
@@ -163,4 +166,6 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
             lo = hi;
         }
     }
+    if (out->curve_count)
+        rune__mix_curves_compose(cs, count, order, out);
 }

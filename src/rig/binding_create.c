@@ -12,7 +12,7 @@ rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, cons
     alloc = rune__alloc_or_default(alloc);
     if (!retarget)
         return rune__binding_make(rig, clip, clip, NULL, 0, alloc, out, err);
-    if (rune_rig_layout_signature(rig) != retarget->target_layout)
+    if (rune__rig_joint_signature(rig) != retarget->target_layout)
         return rune_fail(err, RUNE_E_INVALID, "binding clip \"%s\": the rig is not the retarget mapping's target",
                          rune_clip_id(clip));
     rune_clip *owned;

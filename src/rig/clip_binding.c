@@ -20,6 +20,8 @@ struct rune_binding {
     size_t bound;
     int32_t *joint_of_track;
     int32_t *track_of_joint; /* the lane map of the binding's samplers */
+    size_t curve_count;      /* the rig's curves when bound */
+    int32_t *curve_of_rig;   /* per rig curve: the clip's curve, or -1 */
 };
 
 /* How many tracks of the clip carry this part name. */
@@ -59,10 +61,13 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
     size_t tracks = rune_clip_track_count(clip), joints = rune_rig_joint_count(rig);
     int32_t *map = rune__calloc(alloc, tracks, sizeof *map);
     int32_t *lanes = rune__calloc(alloc, joints, sizeof *lanes);
-    if (!b || !map || !lanes) {
+    size_t curves = rune_rig_curve_count(rig);
+    int32_t *curve_map = rune__calloc(alloc, curves, sizeof *curve_map);
+    if (!b || !map || !lanes || !curve_map) {
         rune__free(alloc, b, 1, sizeof *b);
         rune__free(alloc, map, tracks, sizeof *map);
         rune__free(alloc, lanes, joints, sizeof *lanes);
+        rune__free(alloc, curve_map, curves, sizeof *curve_map);
         rune_clip_destroy(owned);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
     }
@@ -70,6 +75,10 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
     b->clip = clip;
     b->source_clip = source;
     b->owned = owned;
+    b->curve_count = curves;
+    b->curve_of_rig = curve_map;
+    for (size_t c = 0; c < curves; c++)
+        curve_map[c] = rune_clip_find_curve(clip, rune_rig_curve_name(rig, c));
     b->retarget_id = retarget_id;
     b->joint_count = joints;
     b->track_count = tracks;
@@ -96,6 +105,7 @@ void rune_binding_destroy(rune_binding *b)
     rune_allocator a = b->alloc;
     rune__free(&a, b->joint_of_track, b->track_count, sizeof *b->joint_of_track);
     rune__free(&a, b->track_of_joint, b->joint_count, sizeof *b->track_of_joint);
+    rune__free(&a, b->curve_of_rig, b->curve_count, sizeof *b->curve_of_rig);
     rune_clip_destroy(b->owned);
     rune__free(&a, b, 1, sizeof *b);
 }
@@ -111,9 +121,26 @@ int32_t rune_binding_track_of(const rune_binding *b, int32_t joint)
     return joint >= 0 && (size_t)joint < b->joint_count ? b->track_of_joint[joint] : -1;
 }
 
+size_t rune_binding_curve_count(const rune_binding *b) { return b->curve_count; }
+
+void rune_binding_sample_curves(const rune_binding *b, float t, size_t first, size_t count, float *value,
+                                float *coverage)
+{
+    for (size_t i = 0; i < count; i++) {
+        size_t c = first + i;
+        int32_t k = c < b->curve_count ? b->curve_of_rig[c] : -1;
+        rune_curve_sample s = {0.0f, 0.0f, 0.0f, 0.0f};
+        if (k >= 0)
+            rune_clip_sample_curve(b->clip, (size_t)k, t, &s);
+        value[i] = s.value;
+        coverage[i] = s.coverage;
+    }
+}
+
 void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
 {
     rune_pose_reset(pose);
+    rune_binding_sample_curves(b, t, 0, pose->curve_count, pose->curve, pose->curve_cov);
     for (size_t k = 0; k < b->track_count; k++) {
         int32_t j = b->joint_of_track[k];
         if (j < 0 || (size_t)j >= pose->count)
@@ -164,6 +191,7 @@ size_t rune_binding_sample_chunk(const rune_binding *b, rune_sample_cache *cache
 
 void rune_binding_sample_cached(const rune_binding *b, rune_sample_cache *cache, float t, rune_pose *pose)
 {
+    rune_binding_sample_curves(b, t, 0, pose->curve_count, pose->curve, pose->curve_cov);
     size_t joints = pose->count < b->joint_count ? pose->count : b->joint_count;
     if (pose->scaled) { /* unscaled samples leave the scale channels alone: they must be 1 */
         for (size_t j = 0; j < pose->stride; j++)

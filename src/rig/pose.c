@@ -1,6 +1,6 @@
 /* Pose storage: one 64-byte aligned block holding every channel as an
  * array of `stride` floats (structure of arrays), padded to whole kernel
- * widths. */
+ * widths, then the float curves' values and coverages. */
 #include "rune/rig.h"
 #include "../base/alloc.h"
 
@@ -11,15 +11,26 @@ enum { CHANNELS = 11, ALIGN = 64 };
 
 rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err)
 {
+    return rune_pose_init_curves(pose, count, 0, alloc, err);
+}
+
+rune_status rune_pose_init_rig(rune_pose *pose, const rune_rig *rig, const rune_allocator *alloc, rune_error *err)
+{
+    return rune_pose_init_curves(pose, rune_rig_joint_count(rig), rune_rig_curve_count(rig), alloc, err);
+}
+
+rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, const rune_allocator *alloc,
+                                  rune_error *err)
+{
     alloc = rune__alloc_or_default(alloc);
     memset(pose, 0, sizeof *pose);
     pose->alloc = *alloc;
     size_t stride = (count + RUNE_POSE_LANES - 1) / RUNE_POSE_LANES * RUNE_POSE_LANES;
     if (stride == 0)
         stride = RUNE_POSE_LANES; /* a pose always has lanes to point at */
-    if (stride > (SIZE_MAX - ALIGN) / (CHANNELS * sizeof(float)))
+    if (stride > (SIZE_MAX - ALIGN) / (CHANNELS * sizeof(float)) || curves > SIZE_MAX / 16)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
-    pose->block_size = CHANNELS * stride * sizeof(float) + ALIGN;
+    pose->block_size = (CHANNELS * stride + 2 * curves) * sizeof(float) + ALIGN;
     pose->block = rune__calloc(alloc, pose->block_size, 1);
     if (!pose->block)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
@@ -28,6 +39,9 @@ rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *
                                  &pose->qw, &pose->sx, &pose->sy, &pose->sz, &pose->coverage};
     for (size_t c = 0; c < CHANNELS; c++)
         *channel[c] = base + c * stride;
+    pose->curve_count = curves;
+    pose->curve = base + CHANNELS * stride;
+    pose->curve_cov = pose->curve + curves;
     pose->count = count;
     pose->stride = stride;
     rune_pose_reset(pose);
@@ -51,6 +65,8 @@ void rune_pose_reset(rune_pose *pose)
     for (size_t j = 0; j < n; j++)
         pose->qw[j] = pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
     pose->scaled = false;
+    if (pose->curve_count)
+        memset(pose->curve, 0, 2 * pose->curve_count * sizeof(float)); /* values, coverages */
 }
 
 void rune_pose_copy(rune_pose *dst, const rune_pose *src)
@@ -63,4 +79,9 @@ void rune_pose_copy(rune_pose *dst, const rune_pose *src)
     for (size_t c = 0; c < CHANNELS; c++)
         memcpy(to[c], from[c], n * sizeof(float));
     dst->scaled = src->scaled;
+    size_t k = dst->curve_count < src->curve_count ? dst->curve_count : src->curve_count;
+    if (k) {
+        memcpy(dst->curve, src->curve, k * sizeof(float));
+        memcpy(dst->curve_cov, src->curve_cov, k * sizeof(float));
+    }
 }

@@ -35,7 +35,8 @@ typedef struct bake {
     float *all;          /* every key time, sorted, distinct */
     size_t all_count, all_cap;
     rune_key_pose_desc *poses;
-    rune_keyframe_desc *frames;
+    rune_keyframe_desc *frames; /* the joints' keys by time, then one a curve key */
+    rune_curve_key_desc *curves;
     size_t pose_count, pose_cap;
     rune_marker_desc *markers;
     rune_pose pose;
@@ -185,7 +186,8 @@ static void bake_free(bake *b)
     rune__free(a, b->mark, ns ? ns : 1, 1);
     rune__free(a, b->all, b->all_cap, sizeof *b->all);
     rune__free(a, b->poses, b->pose_cap, sizeof *b->poses);
-    rune__free(a, b->frames, b->all_count, sizeof *b->frames);
+    rune__free(a, b->frames, b->all_count + rune_clip_curve_key_total(b->clip), sizeof *b->frames);
+    rune__free(a, b->curves, rune_clip_curve_key_total(b->clip), sizeof *b->curves);
     rune__free(a, b->markers, rune_clip_marker_count(b->clip), sizeof *b->markers);
     rune__free(a, b->mats, ns ? ns : 1, sizeof *b->mats);
     rune__free(a, b->sm, ns ? ns : 1, sizeof *b->sm);
@@ -233,8 +235,9 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
                 b.all_count += b.tracks[t].count;
             }
         b.all_count = sort_unique(b.all, b.all_count);
-        b.frames = rune__calloc(alloc, b.all_count, sizeof *b.frames);
-        ok = b.frames || !b.all_count;
+        b.frames = rune__calloc(alloc, b.all_count + rune_clip_curve_key_total(clip), sizeof *b.frames);
+        b.curves = rune__calloc(alloc, rune_clip_curve_key_total(clip), sizeof *b.curves);
+        ok = b.frames && b.curves;
     }
     if (!ok) {
         bake_free(&b);
@@ -242,14 +245,23 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
     }
     for (size_t g = 0; g < b.all_count; g++) {
         size_t first = b.pose_count, n = keys_at(&b, b.all[g]);
-        b.frames[g] = (rune_keyframe_desc){b.all[g], b.poses + first, n};
+        b.frames[g] = (rune_keyframe_desc){b.all[g], b.poses + first, n, NULL, 0};
         b.pose_count += n;
     }
+    /* curves go over as they are: they name no joint */
+    size_t frames = b.all_count;
+    for (size_t i = 0; i < rune_clip_curve_count(clip); i++)
+        for (size_t k = 0; k < rune_clip_curve_key_count(clip, i); k++, frames++) {
+            rune_curve_key_desc *cd = &b.curves[frames - b.all_count];
+            float time;
+            rune_clip_curve_key(clip, i, k, &time, cd);
+            b.frames[frames] = (rune_keyframe_desc){time, NULL, 0, cd, 1};
+        }
     const rune_marker *m = rune_clip_markers(clip);
     for (size_t i = 0; i < markers; i++)
         b.markers[i] = (rune_marker_desc){m[i].time, m[i].name, m[i].value};
     rune_sequence_desc d = {rune_clip_id(clip), rune_clip_revision(clip), rune_clip_loops(clip),
-                            rune_clip_priority(clip), b.frames, b.all_count, b.markers, markers,
+                            rune_clip_priority(clip), b.frames, frames, b.markers, markers,
                             rune_clip_length(clip)};
     st = rune_clip_compile(&d, alloc, out, err);
     if (st)

@@ -10,7 +10,7 @@ struct rune_retarget {
     uint32_t id;
     rune_rig *source;          /* a copy of the source rig: bindings and FK */
     size_t ns, nt;             /* joints of source and target */
-    uint64_t target_layout;    /* rune_rig_layout_signature of the target */
+    uint64_t target_layout;    /* the target's joint signature (rune__rig_joint_signature) */
     int32_t *source_of;        /* per target joint: its source joint, or -1 */
     uint8_t *how;              /* per target joint: rune_retarget_match */
     int32_t *target_of;        /* per source joint: the target joint it drives, or -1 */

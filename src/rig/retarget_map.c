@@ -294,7 +294,7 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
     r->alloc = *alloc;
     r->ns = rune_rig_joint_count(src);
     r->nt = rune_rig_joint_count(dst);
-    r->target_layout = rune_rig_layout_signature(dst);
+    r->target_layout = rune__rig_joint_signature(dst);
     r->top = -1;
     r->source_of = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->source_of);
     r->how = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->how);

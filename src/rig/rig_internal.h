@@ -27,6 +27,10 @@ void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *out);
 RUNE_API void rune__rig_grow_box(const rune_rig *rig, const rune_pose *pose, rune_mat4 *m, float lo[3], float hi[3]);
 RUNE_API float rune__rig_box_height(const float lo[3], const float hi[3]);
 
+/* The layout signature of the joints alone (curves left out): what a
+ * retarget mapping's target must keep. */
+uint64_t rune__rig_joint_signature(const rune_rig *rig);
+
 /* A binding of `clip` (sampled) made from `source`, owning `owned` (the
  * retargeted copy, or NULL; freed also on failure), `retarget_id` its
  * mapping's id or 0 (clip_binding.c). */

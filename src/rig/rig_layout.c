@@ -18,7 +18,10 @@ struct rune_rig {
     size_t lane_cap;
     uint32_t topology_revision;
     uint32_t frame_revision;
-    uint64_t signature;
+    uint64_t signature;       /* joints and curves */
+    uint64_t joint_signature; /* joints alone */
+    char **curve;             /* float curve names, in the order added */
+    size_t curve_count, curve_cap;
 };
 
 static const char *parent_part(const rune_rig *rig, size_t j)
@@ -69,6 +72,9 @@ static void update_signature(rune_rig *rig)
         h = fnv(h, &rig->parent[j], sizeof rig->parent[j]);
         h = fnv(h, rig->part[j], strlen(rig->part[j]) + 1);
     }
+    rig->joint_signature = h;
+    for (size_t c = 0; c < rig->curve_count; c++)
+        h = fnv(h, rig->curve[c], strlen(rig->curve[c]) + 1);
     rig->signature = h;
 }
 
@@ -234,6 +240,9 @@ void rune_rig_destroy(rune_rig *rig)
     for (size_t j = 0; j < rig->count; j++)
         rune__strfree(&a, rig->part[j]);
     rune__free(&a, rig->part, rig->cap, sizeof *rig->part);
+    for (size_t c = 0; c < rig->curve_count; c++)
+        rune__strfree(&a, rig->curve[c]);
+    rune__free(&a, rig->curve, rig->curve_cap, sizeof *rig->curve);
     rune__free(&a, rig->parent, rig->cap, sizeof *rig->parent);
     rune__free(&a, rig->frame, rig->cap, sizeof *rig->frame);
     rune__free(&a, rig->scale, rig->cap, sizeof *rig->scale);
@@ -261,6 +270,46 @@ const rune_xform *rune_rig_frames(const rune_rig *rig) { return rig->frame; }
 uint32_t rune_rig_topology_revision(const rune_rig *rig) { return rig->topology_revision; }
 uint32_t rune_rig_frame_revision(const rune_rig *rig) { return rig->frame_revision; }
 uint64_t rune_rig_layout_signature(const rune_rig *rig) { return rig->signature; }
+uint64_t rune__rig_joint_signature(const rune_rig *rig) { return rig->joint_signature; }
+
+size_t rune_rig_curve_count(const rune_rig *rig) { return rig->curve_count; }
+const char *rune_rig_curve_name(const rune_rig *rig, size_t curve)
+{
+    return curve < rig->curve_count ? rig->curve[curve] : NULL;
+}
+
+int32_t rune_rig_find_curve(const rune_rig *rig, const char *name)
+{
+    for (size_t c = 0; name && c < rig->curve_count; c++)
+        if (strcmp(rig->curve[c], name) == 0)
+            return (int32_t)c;
+    return -1;
+}
+
+rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index, rune_error *err)
+{
+    int32_t have = rune_rig_find_curve(rig, name);
+    if (have >= 0) {
+        if (index)
+            *index = (uint32_t)have;
+        return RUNE_OK;
+    }
+    if (!name || !name[0])
+        return rune_fail(err, RUNE_E_INVALID, "curve: empty name");
+    char *copy = rune__strdup(&rig->alloc, name);
+    if (!copy || !rune__grow(&rig->alloc, (void **)&rig->curve, &rig->curve_cap, rig->curve_count + 1,
+                             sizeof *rig->curve)) {
+        rune__strfree(&rig->alloc, copy);
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory adding curve \"%s\"", name);
+    }
+    rig->curve[rig->curve_count] = copy;
+    if (index)
+        *index = (uint32_t)rig->curve_count;
+    rig->curve_count++;
+    update_signature(rig);
+    rig->topology_revision++;
+    return RUNE_OK;
+}
 
 void rune_rig_set_frame(rune_rig *rig, size_t j, rune_xform frame)
 {

@@ -26,6 +26,9 @@ bool rune_frame_report_finite(const rune_frame_report *r, char *what, size_t wha
         if (!all_finite(v, 11))
             bad = rune_rig_joint_name(r->rig, j, name, sizeof name);
     }
+    for (size_t c = 0; !bad && c < r->pose->curve_count; c++)
+        if (!isfinite(r->pose->curve[c]) || !isfinite(r->pose->curve_cov[c]))
+            bad = "curves";
     const float root[3] = {r->root_motion.dx, r->root_motion.dz, r->root_motion.yaw};
     if (!bad && !all_finite(root, 3))
         bad = "root_motion";

@@ -20,8 +20,7 @@ static rune_status bad(rune_error *err, const char *path, const char *key, const
     return rune_fail(err, RUNE_E_INVALID, "%s: %s", jr_join(p, path, key), what);
 }
 
-/* `where` is the full path of the value itself. */
-static rune_status to_float(json_t *v, const char *where, float *out, rune_error *err)
+rune_status jr_number(json_t *v, const char *where, float *out, rune_error *err)
 {
     const char *why = NULL;
     if (!json_is_number(v))
@@ -45,7 +44,7 @@ rune_status jr_float(json_t *obj, const char *key, const char *path, bool requir
         return required ? bad(err, path, key, "missing") : RUNE_OK;
     }
     char p[JR_PATH_MAX];
-    return to_float(v, jr_join(p, path, key), out, err);
+    return jr_number(v, jr_join(p, path, key), out, err);
 }
 
 rune_status jr_int(json_t *obj, const char *key, const char *path, bool required, long long def, long long lo,
@@ -111,7 +110,7 @@ static rune_status read_floats(json_t *obj, const char *key, const char *path, f
     for (size_t i = 0; i < n; i++) {
         char where[JR_PATH_MAX + 24];
         snprintf(where, sizeof where, "%s[%zu]", jr_join(p, path, key), i);
-        rune_status st = to_float(json_array_get(v, i), where, &dst[i], err);
+        rune_status st = jr_number(json_array_get(v, i), where, &dst[i], err);
         if (st)
             return st;
     }
@@ -228,4 +227,35 @@ rune_status jr_param_value(json_t *obj, const char *key, const char *path, bool 
                          jr_join(p, path, key), (double)*out);
     }
     return st;
+}
+
+rune_status jr_name(json_t *obj, const char *key, const char *path, const char *what, int (*from_name)(const char *),
+                    int def, int *out, rune_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = def;
+    if (!v)
+        return RUNE_OK;
+    int x = json_is_string(v) ? from_name(json_string_value(v)) : -1;
+    if (x >= 0) {
+        *out = x;
+        return RUNE_OK;
+    }
+    char p[JR_PATH_MAX];
+    bool str = json_is_string(v);
+    return rune_fail(err, RUNE_E_INVALID, "%s: unknown %s %s%s%s", jr_join(p, path, key), what, str ? "\"" : "",
+                     str ? json_string_value(v) : "(not a string)", str ? "\"" : "");
+}
+
+rune_status jr_easing(json_t *obj, const char *path, rune_easing_style *style, rune_easing_dir *dir,
+                      rune_error *err)
+{
+    int s, d;
+    rune_status st;
+    if ((st = jr_name(obj, "easing", path, "style", rune_easing_style_from_name, RUNE_EASE_LINEAR, &s, err)) ||
+        (st = jr_name(obj, "direction", path, "direction", rune_easing_dir_from_name, RUNE_EASE_IN, &d, err)))
+        return st;
+    *style = (rune_easing_style)s;
+    *dir = (rune_easing_dir)d;
+    return RUNE_OK;
 }

@@ -16,6 +16,9 @@
  * when `required`). */
 rune_status jr_float(json_t *obj, const char *key, const char *path, bool required, float def, float *out,
                      rune_error *err);
+/** Reads `v` itself as a finite number that fits a float (`where`: its
+ * full path). */
+rune_status jr_number(json_t *v, const char *where, float *out, rune_error *err);
 /** Reads an integer in [lo, hi]. */
 rune_status jr_int(json_t *obj, const char *key, const char *path, bool required, long long def, long long lo,
                    long long hi, long long *out, rune_error *err);
@@ -48,6 +51,14 @@ rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err
  * absent and not required. */
 rune_status jr_param_value(json_t *obj, const char *key, const char *path, bool required, bool is_bool, float def,
                            float *out, rune_error *err);
+
+/** Reads an optional name at `key` mapped by `from_name` (negative:
+ * unknown, "unknown WHAT NAME"); `def` when absent. */
+rune_status jr_name(json_t *obj, const char *key, const char *path, const char *what, int (*from_name)(const char *),
+                    int def, int *out, rune_error *err);
+/** Reads "easing" and "direction" (linear, in when absent). */
+rune_status jr_easing(json_t *obj, const char *path, rune_easing_style *style, rune_easing_dir *dir,
+                      rune_error *err);
 
 /** Writes "path.key" (or "key" when path is empty) into buf. */
 const char *jr_join(char *buf, const char *path, const char *key);

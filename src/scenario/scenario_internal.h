@@ -24,6 +24,9 @@ int32_t rune__scenario_clip_index(const rune_scenario *s, const char *id);
 /** Index of a parameter name, added to the table when new. */
 rune_status rune__scenario_param(rune_scenario *s, rune__arena *arena, const char *name, uint32_t *out,
                                  rune_error *err);
+/** Loads a keyframe's "curves" (scenario_curves.c) into out->curves. */
+rune_status rune__scenario_load_curve_keys(json_t *kf, const char *path, rune__arena *arena, rune_keyframe_desc *out,
+                                           rune_error *err);
 /** Loads "graphs" (after clips and motions). */
 rune_status rune__scenario_load_graphs(json_t *root, rune_scenario *s, rune__arena *arena, rune_error *err);
 /** Index of a motion id, or -1. */

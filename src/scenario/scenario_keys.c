@@ -12,11 +12,14 @@
 
 typedef struct shape shape;
 
-/* A member whose value is an array of objects (or one object) of a shape. */
+/* A member whose value is one object of a shape, an array of them, or a
+ * map: an object whose keys are names (a keyframe's curves) and whose
+ * values, where objects, have the shape. */
+typedef enum member_kind { ONE, ARRAY, MAP } member_kind;
 typedef struct member {
     const char *key;
     const shape *of;
-    bool array;
+    member_kind kind;
 } member;
 
 struct shape {
@@ -30,7 +33,9 @@ static const char *const joint_keys[] = {"part", "parent", "frame", NULL};
 static const char *const rig_keys[] = {"joints", NULL};
 static const char *const pose_keys[] = {"parent", "part", "t", "r", "s", "weight", "mask_weight", "easing",
                                         "direction", NULL};
-static const char *const keyframe_keys[] = {"time", "poses", NULL};
+static const char *const keyframe_keys[] = {"time", "poses", "curves", NULL};
+static const char *const curve_key_keys[] = {"value",     "weight",     "mask_weight", "easing",
+                                             "direction", "in_tangent", "out_tangent", NULL};
 static const char *const marker_keys[] = {"time", "name", "value", NULL};
 static const char *const clip_keys[] = {"id", "revision", "loop", "priority", "keyframes", "markers", "rig", NULL};
 static const char *const source_rig_keys[] = {"id", "joints", "asset", NULL};
@@ -51,44 +56,46 @@ static const char *const root_keys[] = {"assets",   "rig",        "clips",      
                                         "dt",       "frames",     "commands",    "root_motion", "root_joint",
                                         "source_rigs", "retargets", NULL};
 
-static const member none[] = {{NULL, NULL, false}};
+static const member none[] = {{NULL, NULL, ONE}};
 static const shape xform_shape = {xform_keys, none};
-static const member joint_members[] = {{"frame", &xform_shape, false}, {NULL, NULL, false}};
+static const member joint_members[] = {{"frame", &xform_shape, ONE}, {NULL, NULL, ONE}};
 static const shape joint_shape = {joint_keys, joint_members};
-static const member rig_members[] = {{"joints", &joint_shape, true}, {NULL, NULL, false}};
+static const member rig_members[] = {{"joints", &joint_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape rig_shape = {rig_keys, rig_members};
 static const shape pose_shape = {pose_keys, none};
-static const member keyframe_members[] = {{"poses", &pose_shape, true}, {NULL, NULL, false}};
+static const shape curve_key_shape = {curve_key_keys, none};
+static const member keyframe_members[] = {{"poses", &pose_shape, ARRAY}, {"curves", &curve_key_shape, MAP},
+                                          {NULL, NULL, ONE}};
 static const shape keyframe_shape = {keyframe_keys, keyframe_members};
 static const shape marker_shape = {marker_keys, none};
-static const member clip_members[] = {{"keyframes", &keyframe_shape, true}, {"markers", &marker_shape, true},
-                                      {NULL, NULL, false}};
+static const member clip_members[] = {{"keyframes", &keyframe_shape, ARRAY}, {"markers", &marker_shape, ARRAY},
+                                      {NULL, NULL, ONE}};
 static const shape clip_shape = {clip_keys, clip_members};
 static const shape sample_shape = {sample_keys, none};
-static const member motion_members[] = {{"samples", &sample_shape, true}, {NULL, NULL, false}};
+static const member motion_members[] = {{"samples", &sample_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape motion_shape = {motion_keys, motion_members};
 static const shape param_shape = {param_keys, none};
 static const shape mask_shape = {mask_keys, none};
 static const shape state_shape = {state_keys, none};
 static const shape condition_shape = {condition_keys, none};
-static const member transition_members[] = {{"conditions", &condition_shape, true}, {NULL, NULL, false}};
+static const member transition_members[] = {{"conditions", &condition_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape transition_shape = {transition_keys, transition_members};
-static const member layer_members[] = {{"mask", &mask_shape, true}, {"states", &state_shape, true},
-                                       {"transitions", &transition_shape, true}, {NULL, NULL, false}};
+static const member layer_members[] = {{"mask", &mask_shape, ARRAY}, {"states", &state_shape, ARRAY},
+                                       {"transitions", &transition_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape layer_shape = {layer_keys, layer_members};
-static const member graph_members[] = {{"params", &param_shape, true}, {"layers", &layer_shape, true},
-                                       {NULL, NULL, false}};
+static const member graph_members[] = {{"params", &param_shape, ARRAY}, {"layers", &layer_shape, ARRAY},
+                                       {NULL, NULL, ONE}};
 static const shape graph_shape = {graph_keys, graph_members};
 /* a command's keys depend on its action: see action_keys */
 static const shape command_shape = {command_keys_common, none};
-static const member source_rig_members[] = {{"joints", &joint_shape, true}, {NULL, NULL, false}};
+static const member source_rig_members[] = {{"joints", &joint_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape source_rig_shape = {source_rig_keys, source_rig_members};
 static const shape retarget_shape = {retarget_keys, none}; /* a map's keys are joint names */
-static const member root_members[] = {{"source_rigs", &source_rig_shape, true},
-                                      {"retargets", &retarget_shape, true},
-                                      {"rig", &rig_shape, false},         {"clips", &clip_shape, true},
-                                      {"motions", &motion_shape, true},   {"graphs", &graph_shape, true},
-                                      {"commands", &command_shape, true}, {NULL, NULL, false}};
+static const member root_members[] = {{"source_rigs", &source_rig_shape, ARRAY},
+                                      {"retargets", &retarget_shape, ARRAY},
+                                      {"rig", &rig_shape, ONE},         {"clips", &clip_shape, ARRAY},
+                                      {"motions", &motion_shape, ARRAY},   {"graphs", &graph_shape, ARRAY},
+                                      {"commands", &command_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape root_shape = {root_keys, root_members};
 
 static const char *const play_keys[] = {"track", "fade", "weight", "speed", "time", "priority", NULL};
@@ -184,9 +191,19 @@ static rune_status check(walk *w, json_t *obj, const char *path, const shape *sh
     for (const member *m = sh->members; m->key; m++) {
         json_t *v = json_object_get(obj, m->key);
         char child[JR_PATH_MAX];
-        if (!m->array) {
+        if (m->kind == ONE) {
             if ((st = check(w, v, jr_join(child, path, m->key), m->of)))
                 return st;
+            continue;
+        }
+        if (m->kind == MAP) {
+            const char *name;
+            json_t *e;
+            json_object_foreach(v, name, e) {
+                char p[JR_PATH_MAX];
+                if ((st = check(w, e, jr_join(child, jr_join(p, path, m->key), name), m->of)))
+                    return st;
+            }
             continue;
         }
         size_t i;

@@ -37,37 +37,6 @@ static rune_status load_rig(loader *L, json_t *root, rune_scenario *s)
     return st;
 }
 
-/* An optional name at `key` mapped by `from_name`; `def` when absent. */
-static rune_status read_name(loader *L, json_t *obj, const char *path, const char *key, const char *what,
-                             int (*from_name)(const char *), int def, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    *out = def;
-    if (!v)
-        return RUNE_OK;
-    int x = json_is_string(v) ? from_name(json_string_value(v)) : -1;
-    if (x >= 0) {
-        *out = x;
-        return RUNE_OK;
-    }
-    char p[JR_PATH_MAX];
-    bool str = json_is_string(v);
-    return rune_fail(L->err, RUNE_E_INVALID, "%s: unknown %s %s%s%s", jr_join(p, path, key), what, str ? "\"" : "",
-                     str ? json_string_value(v) : "(not a string)", str ? "\"" : "");
-}
-
-static rune_status read_easing(loader *L, json_t *obj, const char *path, rune_key_pose_desc *d)
-{
-    int style, dir;
-    rune_status st;
-    if ((st = read_name(L, obj, path, "easing", "style", rune_easing_style_from_name, RUNE_EASE_LINEAR, &style)) ||
-        (st = read_name(L, obj, path, "direction", "direction", rune_easing_dir_from_name, RUNE_EASE_IN, &dir)))
-        return st;
-    d->easing = (rune_easing_style)style;
-    d->direction = (rune_easing_dir)dir;
-    return RUNE_OK;
-}
-
 static rune_status load_pose(loader *L, json_t *j, const char *path, rune_key_pose_desc *d)
 {
     rune_status st;
@@ -84,7 +53,7 @@ static rune_status load_pose(loader *L, json_t *j, const char *path, rune_key_po
     }
     if (!d->part[0])
         return rune_fail(L->err, RUNE_E_INVALID, "%s.part: empty name", path);
-    return read_easing(L, j, path, d);
+    return jr_easing(j, path, &d->easing, &d->direction, L->err);
 }
 
 static rune_status load_keyframes(loader *L, json_t *clip, const char *cpath, rune_sequence_desc *c)
@@ -116,6 +85,8 @@ static rune_status load_keyframes(loader *L, json_t *clip, const char *cpath, ru
         }
         out[i].poses = pd;
         out[i].pose_count = m;
+        if ((st = rune__scenario_load_curve_keys(k, path, L->arena, &out[i], L->err)))
+            return st;
     }
     c->keyframes = out;
     c->keyframe_count = n;

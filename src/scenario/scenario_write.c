@@ -40,23 +40,61 @@ static json_t *joint_json(const rune_joint_desc *d)
     return o;
 }
 
+/* A curve key: its value alone when everything else is the default. */
+static json_t *curve_key_json(const rune_curve_key_desc *d)
+{
+    if (d->weight == 1.0f && d->mask_weight == 0.0f && d->easing == RUNE_EASE_LINEAR && d->direction == RUNE_EASE_IN &&
+        !d->spline)
+        return json_real((double)d->value);
+    json_t *o = json_pack("{s:f}", "value", (double)d->value);
+    if (o && d->weight != 1.0f)
+        json_object_set_new(o, "weight", json_real((double)d->weight));
+    if (o && d->mask_weight != 0.0f)
+        json_object_set_new(o, "mask_weight", json_real((double)d->mask_weight));
+    if (o && d->easing != RUNE_EASE_LINEAR)
+        json_object_set_new(o, "easing", json_string(rune_easing_style_name(d->easing)));
+    if (o && d->direction != RUNE_EASE_IN)
+        json_object_set_new(o, "direction", json_string(rune_easing_dir_name(d->direction)));
+    if (o && d->spline) {
+        json_object_set_new(o, "in_tangent", json_real((double)d->in_tangent));
+        json_object_set_new(o, "out_tangent", json_real((double)d->out_tangent));
+    }
+    return o;
+}
+
 static json_t *keyframe_json(const rune_keyframe_desc *kf)
 {
-    json_t *poses = json_array();
-    for (size_t p = 0; poses && p < kf->pose_count; p++) {
+    json_t *o = json_pack("{s:f}", "time", (double)kf->time);
+    json_t *poses = kf->pose_count || !kf->curve_count ? json_array() : NULL;
+    for (size_t p = 0; o && poses && p < kf->pose_count; p++) {
         const rune_key_pose_desc *d = &kf->poses[p];
-        json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "parent", d->parent, "part", d->part, "t", vec3(d->t), "r",
+        json_t *k = json_pack("{s:s, s:s, s:o, s:o}", "parent", d->parent, "part", d->part, "t", vec3(d->t), "r",
                               quat(d->r));
-        if (o && d->scaled)
-            json_object_set_new(o, "s", vec3(d->s));
-        if (o && d->easing != RUNE_EASE_LINEAR)
-            json_object_set_new(o, "easing", json_string(rune_easing_style_name(d->easing)));
-        if (!o || json_array_append_new(poses, o)) {
-            json_decref(poses);
-            poses = NULL;
+        if (k && d->scaled)
+            json_object_set_new(k, "s", vec3(d->s));
+        if (k && d->easing != RUNE_EASE_LINEAR)
+            json_object_set_new(k, "easing", json_string(rune_easing_style_name(d->easing)));
+        if (!k || json_array_append_new(poses, k)) {
+            json_decref(o);
+            o = NULL;
         }
     }
-    return poses ? json_pack("{s:f, s:o}", "time", (double)kf->time, "poses", poses) : NULL;
+    if (o && poses && json_object_set(o, "poses", poses)) {
+        json_decref(o);
+        o = NULL;
+    }
+    json_decref(poses);
+    json_t *curves = o && kf->curve_count ? json_object() : NULL;
+    for (size_t c = 0; curves && c < kf->curve_count; c++)
+        if (json_object_set_new(curves, kf->curves[c].name, curve_key_json(&kf->curves[c]))) {
+            json_decref(curves);
+            curves = NULL;
+        }
+    if (o && kf->curve_count && (!curves || json_object_set_new(o, "curves", curves))) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
 }
 
 static bool write_clip(FILE *f, const rune_sequence_desc *c, bool first)

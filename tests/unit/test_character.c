@@ -52,6 +52,7 @@ static void add_clip(world *w, const char *id, int which, const rune_allocator *
     uint32_t seed = 17u + (uint32_t)which * 101u;
     rune_key_pose_desc poses[KEYS][JOINTS];
     rune_keyframe_desc kf[KEYS];
+    rune_curve_key_desc curves[KEYS][2];
     for (int k = 0; k < KEYS; k++) {
         size_t n = 0;
         for (int j = 0; j < JOINTS; j++) {
@@ -74,6 +75,21 @@ static void add_clip(world *w, const char *id, int which, const rune_allocator *
             }
         }
         kf[k] = (rune_keyframe_desc){(float)k / (KEYS - 1), poses[k], n};
+        /* float curves: "c" and "cm" key smile (at weight .5) and blink,
+         * "low" smile and jaw; a graph mask is per joint, so "cm" keeps
+         * the curves of "c" (its own seed: "cm" draws the same values) */
+        uint32_t cs = 991u + (uint32_t)k * 7u + (which == CLIP_LOW ? 50u : 0u);
+        rune_curve_key_desc *ck = curves[k];
+        size_t nc = 0;
+        if (which == CLIP_C || which == CLIP_CM) {
+            ck[nc++] = (rune_curve_key_desc){"smile", test_random(&cs), 0.5f, 0.0f, RUNE_EASE_SINE, RUNE_EASE_INOUT};
+            ck[nc++] = (rune_curve_key_desc){"blink", test_random(&cs), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        } else if (which == CLIP_LOW) {
+            ck[nc++] = (rune_curve_key_desc){"smile", test_random(&cs), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            ck[nc++] = (rune_curve_key_desc){"jaw", test_random(&cs), 1.0f, 0.2f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        }
+        kf[k].curves = ck;
+        kf[k].curve_count = nc;
     }
     /* "cm" uses "c"'s random values: same seed */
     if (which == CLIP_CM) {
@@ -174,6 +190,11 @@ static float pose_difference(const rune_pose *a, const rune_pose *b)
         d = fmaxf(d, fminf(same, flip));
         d = fmaxf(d, fabsf(a->coverage[j] - b->coverage[j]));
     }
+    assert_int_equal(a->curve_count, b->curve_count);
+    for (size_t c = 0; c < a->curve_count; c++) {
+        d = fmaxf(d, fabsf(a->curve[c] - b->curve[c]));
+        d = fmaxf(d, fabsf(a->curve_cov[c] - b->curve_cov[c]));
+    }
     return d;
 }
 
@@ -232,6 +253,16 @@ static void test_equivalent_paths(void **state)
     /* the paths did differ from the lower track alone: partial coverage */
     const rune_pose *p = rune_character_pose(ch[0]);
     assert_true(p->coverage[1] > 0.5f && p->coverage[1] < 1.0f);
+    /* and the curves: smile is keyed by both ranks at share .5 each (the
+     * core track's weight, "c"'s key weight): 1 - .5 x .5; jaw only by the
+     * core track, at mask weight .2: .5 x .8 */
+    uint32_t smile, jaw;
+    assert_int_equal(rune_library_find_curve(w.lib, "smile", &smile, NULL), RUNE_OK);
+    assert_int_equal(rune_library_find_curve(w.lib, "jaw", &jaw, NULL), RUNE_OK);
+    assert_int_equal(rune_character_curve_count(ch[0]), 3);
+    assert_true(fabsf(rune_character_curve_coverage(ch[0])[smile] - 0.75f) < 1e-6f);
+    assert_true(fabsf(rune_character_curve_coverage(ch[0])[jaw] - 0.4f) < 1e-6f);
+    assert_true(rune_character_curve(ch[0], jaw) == rune_character_curves(ch[0])[jaw]);
     for (int i = 0; i < PATHS; i++)
         rune_character_destroy(ch[i]);
     rune_character_destroy(masked);
@@ -281,7 +312,7 @@ static void test_crossfade_matches_tracks(void **state)
     assert_int_equal(rune_graph_current_state(gi, 0), 2);
     assert_true(rune_graph_in_transition(gi, 0));
     rune_pose before;
-    assert_int_equal(rune_pose_init(&before, JOINTS, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init_rig(&before, rune_library_rig(w.lib), NULL, NULL), RUNE_OK);
     rune_pose_copy(&before, rune_character_pose(g));
     assert_true(rune_character_trigger(g, inst, w.param_go));
     assert_int_equal(rune_character_update(g, dt, NULL), RUNE_OK);

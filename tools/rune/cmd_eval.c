@@ -134,6 +134,29 @@ static void write_controls(FILE *f, const rune_frame_report *r)
     fputs("}", f);
 }
 
+/* The composed float curves: a value where the coverage is 1, else the
+ * value with its coverage (docs/eval-output.md). */
+static void write_curves(FILE *f, const rune_frame_report *r)
+{
+    fputs(", \"curves\": {", f);
+    for (size_t i = 0; i < r->pose->curve_count; i++) {
+        fputs(i ? ", " : "", f);
+        json_out_string(f, rune_rig_curve_name(r->rig, i));
+        fputs(": ", f);
+        float cov = r->pose->curve_cov[i];
+        if (cov == 1.0f) {
+            json_out_number(f, r->pose->curve[i]);
+            continue;
+        }
+        fputs("{\"value\": ", f);
+        json_out_number(f, r->pose->curve[i]);
+        fputs(", \"coverage\": ", f);
+        json_out_number(f, cov);
+        fputs("}", f);
+    }
+    fputs("}", f);
+}
+
 static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
 {
     fprintf(f, "{\"frame\": %d, \"time\": ", r->frame);
@@ -180,6 +203,8 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
     fputs("}", f);
     if (o->controls)
         write_controls(f, r);
+    if (r->pose->curve_count)
+        write_curves(f, r);
     fputs("}", f);
 }
 

@@ -111,7 +111,7 @@ int bench_compression_rows(const bench_plan *p, const bench_scene *s)
         snprintf(id, sizeof id, "compressed_%s", files[f]);
         snprintf(name, sizeof name, "%s (rig height / 18000)", files[f]);
         rune_clip_destroy(size_row(p, id, name, rig, clip, NULL, -1.0));
-        rune_compress_settings acl = {ACL_PRECISION, ACL_SHELL};
+        rune_compress_settings acl = {ACL_PRECISION, ACL_SHELL, 0.0f};
         snprintf(id, sizeof id, "compressed_%s_acl", files[f]);
         snprintf(name, sizeof name, "%s (ACL's 0.00148 / 0.443)", files[f]);
         packed = size_row(p, id, name, rig, clip, &acl, f == 0 ? ACL_01_01_BYTES : -1.0);

@@ -10,8 +10,10 @@
 
 RUNE_BEGIN_DECLS
 
-/** Format version written, and the only one read. */
-#define RUNE_ASSET_VERSION 1
+/** The newest format version, read with every older one: version 2 adds
+ * float curves (docs/format.md). A file without curves is written as
+ * version 1, which earlier rune releases read too. */
+#define RUNE_ASSET_VERSION 2
 /** Largest asset rune reads: 1 GiB. */
 #define RUNE_ASSET_MAX_BYTES ((size_t)1 << 30)
 

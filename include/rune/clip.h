@@ -188,6 +188,8 @@ typedef struct rune_clip_compression {
     float max_error;   /**< the largest error measured over every joint and sample */
     size_t raw_bytes;  /**< 10 x 4 bytes x tracks x samples: the clip as float samples */
     size_t animated;   /**< channels (rotation, translation, scale of a track) not constant */
+    float curve_precision; /**< float curves: the absolute bound asked for (0: none, kept exact) */
+    float curve_max_error; /**< and the largest error measured */
 } rune_clip_compression;
 
 /** Whether a clip is compressed; if so and `out` is not NULL, fills it.

@@ -24,7 +24,52 @@
 enum { HDR_VERSION = 8, HDR_ORDER = 12, HDR_SIZE = 16, HDR_CHECKSUM = 24, HDR_SECTIONS = 32 };
 
 /* section entry: u32 kind, u32 zero, u64 offset, u64 size, u64 count */
-enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3, SECTION_PACKED = 4 };
+enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3, SECTION_PACKED = 4, SECTION_CURVES = 5 };
+
+/* The first version files are written as: without float curves (a curves
+ * section), a file is version 1, which rune 0.3 reads as well. */
+#define ASSET_VERSION_OLDEST 1
+
+/* curves section (version 2; before the clip section it belongs to, its
+ * entry's count that clip's index): u32 curve count, u32 key count, f32
+ * precision (0: exact), f32 max error; per curve, sorted by name, u32 name,
+ * u32 key count, u32 flags (CURVE_*), f32 step, i32 base, 4 bytes zero;
+ * then per curve its keys by time as arrays: f32 time[n], (WEIGHTS) f32
+ * weight[n], f32 mask[n], (SPLINES) f32 in[n], f32 out[n], values: f32[n]
+ * or (QUANTIZED) u16 d[n] standing for clip_curve_dequantize(base + d,
+ * step), (SPLINES) u8 spline[n], (EASED) u8 easing[n], u8 direction[n],
+ * zeros to a multiple of 4. Without WEIGHTS every key has weight 1 and
+ * mask 0, without EASED linear easing, without SPLINES no spline. */
+#define CURVES_HEAD_BYTES 16
+#define CURVE_BYTES 24
+enum { CURVE_WEIGHTS = 1, CURVE_SPLINES = 2, CURVE_QUANTIZED = 4, CURVE_EASED = 8, CURVE_FLAGS = 15 };
+
+/* Bytes of one curve's key arrays. */
+static inline size_t asset_curve_bytes(size_t n, uint32_t flags)
+{
+    size_t b = 4 * n + (flags & CURVE_WEIGHTS ? 8 * n : 0) + (flags & CURVE_SPLINES ? 9 * n : 0) +
+               (flags & CURVE_QUANTIZED ? 2 * n : 4 * n) + (flags & CURVE_EASED ? 2 * n : 0);
+    return (b + 3) & ~(size_t)3;
+}
+
+/* The strings section, for string references. */
+typedef struct asset_strings {
+    const unsigned char *p;
+    size_t size;
+} asset_strings;
+
+/* A string reference, or NULL when it does not name a NUL-terminated
+ * string inside the strings section. */
+static inline const char *asset_string_at(const asset_strings *s, uint32_t ref)
+{
+    if (ref >= s->size)
+        return NULL;
+    const char *at = (const char *)s->p + ref;
+    return memchr(at, '\0', s->size - ref) ? at : NULL;
+}
+
+/* Appends a string to the strings section being written; its reference. */
+typedef uint32_t (*asset_string_ref)(void *encoder, const char *s);
 
 /* compressed clip section: a compressed clip's stored form as
  * rune_clip_packed_write gives it (self-contained: its own strings) */

@@ -6,6 +6,8 @@
  * sort), so a loaded clip equals the same clip compiled from JSON. */
 #include "rune/asset.h"
 #include "asset_format.h"
+#include "asset_curves.h"
+#include "../clip/clip_packed.h"
 #include "../base/file_read.h"
 #include "../base/alloc.h"
 #include "../base/arena.h"
@@ -23,7 +25,7 @@ struct rune_asset {
     rune_rig *rig;
     int32_t root_joint;
     rune_clip **clips;
-    size_t clip_count;
+    size_t clip_count, clip_cap; /* clip_cap: the sections that might be clips */
 };
 
 typedef struct reader {
@@ -33,6 +35,9 @@ typedef struct reader {
     rune_error *err;
     rune_asset *a;
     size_t strings_at, strings_size;
+    uint32_t version;
+    asset_curves pending; /* a curves section read, for the clip section after it */
+    size_t pending_clip;
 } reader;
 
 typedef struct section {
@@ -44,10 +49,8 @@ typedef struct section {
  * string inside the strings section. */
 static const char *string_at(const reader *r, uint32_t ref)
 {
-    if (ref >= r->strings_size)
-        return NULL;
-    const char *s = (const char *)r->p + r->strings_at + ref;
-    return memchr(s, '\0', r->strings_size - ref) ? s : NULL;
+    asset_strings s = {r->p + r->strings_at, r->strings_size};
+    return asset_string_at(&s, ref);
 }
 
 static rune_status bad(reader *r, const char *where, size_t n, const char *what)
@@ -62,9 +65,11 @@ static rune_status read_header(reader *r, section **out, size_t *count)
         return rune_fail(r->err, RUNE_E_PARSE, "%s: header: not a .rune asset (no RUNEASST magic)", r->name);
     if (get_u32(p + HDR_ORDER) != ASSET_BYTE_ORDER)
         return rune_fail(r->err, RUNE_E_PARSE, "%s: header: written with the other byte order", r->name);
-    if (get_u32(p + HDR_VERSION) != RUNE_ASSET_VERSION)
-        return rune_fail(r->err, RUNE_E_PARSE, "%s: header: format version %u, this rune reads %d", r->name,
-                         get_u32(p + HDR_VERSION), RUNE_ASSET_VERSION);
+    r->version = get_u32(p + HDR_VERSION);
+    if (r->version < ASSET_VERSION_OLDEST || r->version > RUNE_ASSET_VERSION)
+        return rune_fail(r->err, RUNE_E_PARSE, "%s: header: format version %u, this rune reads %d to %d%s", r->name,
+                         r->version, ASSET_VERSION_OLDEST, RUNE_ASSET_VERSION,
+                         r->version > RUNE_ASSET_VERSION ? " (written by a newer rune)" : "");
     for (size_t i = HDR_SECTIONS + 4; i < ASSET_HEADER_BYTES; i++)
         if (p[i])
             return rune_fail(r->err, RUNE_E_PARSE, "%s: header: byte %zu is reserved and must be 0", r->name, i);
@@ -88,7 +93,8 @@ static rune_status read_header(reader *r, section **out, size_t *count)
         /* in order, aligned, after the table and each other, inside the file */
         if (at % ASSET_ALIGN || at < end || at > r->size || size > r->size - at || cnt > UINT32_MAX ||
             (i == 0) != (s[i].kind == SECTION_STRINGS) || (s[i].kind != SECTION_RIG && s[i].kind != SECTION_CLIP &&
-                                                           s[i].kind != SECTION_STRINGS && s[i].kind != SECTION_PACKED) ||
+                                                           s[i].kind != SECTION_STRINGS && s[i].kind != SECTION_PACKED &&
+                                                           (s[i].kind != SECTION_CURVES || r->version < 2)) ||
             (s[i].kind == SECTION_RIG && i != 1)) {
             rune__free(&r->a->alloc, s, n, sizeof *s);
             return bad(r, "section", i, "bad kind, offset or size (the first section holds the strings, a rig "
@@ -278,6 +284,22 @@ static rune_status clip_sequence(reader *r, size_t index, const clip_view *v, co
     return RUNE_OK;
 }
 
+/* A curves section: held for the clip section that must follow it. */
+static rune_status read_curves(reader *r, const section *s, size_t i, size_t clip)
+{
+    if (r->pending.keys || s->count != clip)
+        return bad(r, "section", i, "a curves section not right before the clip section it names");
+    char why[160];
+    asset_strings strings = {r->p + r->strings_at, r->strings_size};
+    rune_status st = rune__asset_curves_read(&strings, r->p + s->at, s->size, &r->a->alloc, &r->pending, why,
+                                             sizeof why);
+    if (st == RUNE_E_NOMEM)
+        return rune_fail(r->err, st, "%s: out of memory", r->name);
+    if (st)
+        return rune_fail(r->err, st, "%s: curves section %zu (clip %zu): %s", r->name, i, clip, why);
+    return RUNE_OK;
+}
+
 /* Clip `index`'s id against the clips read before it. */
 static rune_status unique_id(reader *r, size_t index, const char *id)
 {
@@ -300,7 +322,8 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
     if ((st = unique_id(r, index, id)))
         return st;
     rune_allocator *al = &r->a->alloc;
-    rune_keyframe_desc *kf = rune__calloc(al, v.keys ? v.keys : 1, sizeof *kf);
+    size_t ck = r->pending.set.key_count, frames = v.keys + ck; /* the curves' keys as keyframes after the poses' */
+    rune_keyframe_desc *kf = rune__calloc(al, frames ? frames : 1, sizeof *kf);
     rune_key_pose_desc *poses = rune__calloc(al, v.keys ? v.keys : 1, sizeof *poses);
     rune_marker_desc *md = rune__calloc(al, v.markers ? v.markers : 1, sizeof *md);
     if (!kf || !poses || !md)
@@ -308,12 +331,14 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
     if (!st)
         st = clip_sequence(r, index, &v, id, kf, poses, md);
     if (!st) {
-        rune_sequence_desc d = {id, v.revision, (v.flags & CLIP_FLAG_LOOP) != 0, v.priority, kf, v.keys, md, v.markers, 0.0f};
+        rune__asset_curves_keyframes(&r->pending, kf + v.keys);
+        rune_sequence_desc d = {id, v.revision, (v.flags & CLIP_FLAG_LOOP) != 0, v.priority, kf, frames, md,
+                                v.markers, 0.0f};
         st = rune_clip_compile(&d, al, &r->a->clips[index], r->err);
         if (st)
             rune_error_prefix(r->err, "%s: clip section %zu: ", r->name, index);
     }
-    rune__free(al, kf, v.keys ? v.keys : 1, sizeof *kf);
+    rune__free(al, kf, frames ? frames : 1, sizeof *kf);
     rune__free(al, poses, v.keys ? v.keys : 1, sizeof *poses);
     rune__free(al, md, v.markers ? v.markers : 1, sizeof *md);
     return st;
@@ -322,7 +347,8 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
 /* A compressed clip section: its stored form, checked by the clip stage. */
 static rune_status read_packed(reader *r, const section *s, size_t index)
 {
-    rune_status st = rune_clip_packed_read(r->p + s->at, s->size, &r->a->alloc, &r->a->clips[index], r->err);
+    rune_status st = rune__clip_packed_read_curves(r->p + s->at, s->size, r->pending.keys ? &r->pending.set : NULL,
+                                                   &r->a->alloc, &r->a->clips[index], r->err);
     if (st) {
         rune_error_prefix(r->err, "%s: clip section %zu: ", r->name, index);
         return st;
@@ -345,31 +371,41 @@ rune_status rune_asset_load_memory(const void *data, size_t size, const char *na
     a->alloc = *alloc;
     a->root_joint = -1;
     rune__arena_init(&a->arena, alloc);
-    reader r = {data, size, name, err, a, 0, 0};
+    reader r = {.p = data, .size = size, .name = name, .err = err, .a = a};
     section *sec = NULL;
     size_t n = 0;
     rune_status st = read_header(&r, &sec, &n);
     size_t first_clip = st ? 0 : (n > 1 && sec[1].kind == SECTION_RIG ? 2 : 1);
     if (!st && n > first_clip) {
-        a->clips = rune__calloc(alloc, n - first_clip, sizeof *a->clips);
+        a->clip_cap = n - first_clip;
+        a->clips = rune__calloc(alloc, a->clip_cap, sizeof *a->clips);
         if (!a->clips)
             st = rune_fail(err, RUNE_E_NOMEM, "%s: out of memory", name);
     }
     if (!st && first_clip == 2)
         st = read_rig(&r, &sec[1]);
     for (size_t i = first_clip; !st && i < n; i++) {
-        if (sec[i].kind != SECTION_CLIP && sec[i].kind != SECTION_PACKED)
+        if (sec[i].kind == SECTION_CURVES) {
+            st = read_curves(&r, &sec[i], i, a->clip_count);
+        } else if (sec[i].kind != SECTION_CLIP && sec[i].kind != SECTION_PACKED) {
             st = bad(&r, "section", i, "a second rig or strings section");
-        else if (!(st = sec[i].kind == SECTION_PACKED ? read_packed(&r, &sec[i], i - first_clip)
-                                                      : read_clip(&r, &sec[i], i - first_clip)))
-            a->clip_count++;
+        } else {
+            st = sec[i].kind == SECTION_PACKED ? read_packed(&r, &sec[i], a->clip_count)
+                                               : read_clip(&r, &sec[i], a->clip_count);
+            rune__asset_curves_free(&r.pending, alloc); /* built into the clip, or failed */
+            if (!st)
+                a->clip_count++;
+        }
     }
+    if (!st && r.pending.keys)
+        st = bad(&r, "section", n - 1, "a curves section without the clip section after it");
+    rune__asset_curves_free(&r.pending, alloc);
     if (sec)
         rune__free(alloc, sec, n, sizeof *sec);
     if (!st && a->root_joint >= 0 && !a->rig)
         st = rune_fail(err, RUNE_E_PARSE, "%s: rig section: a root joint without joints", name);
     if (st) {
-        a->clip_count = n > first_clip ? n - first_clip : 0; /* destroy frees what was compiled */
+        a->clip_count = a->clip_cap; /* destroy frees what was compiled (NULL past it) */
         rune_asset_destroy(a);
         return st;
     }
@@ -397,7 +433,7 @@ void rune_asset_destroy(rune_asset *a)
     rune_allocator al = a->alloc;
     for (size_t i = 0; a->clips && i < a->clip_count; i++)
         rune_clip_destroy(a->clips[i]);
-    rune__free(&al, a->clips, a->clip_count ? a->clip_count : 1, sizeof *a->clips);
+    rune__free(&al, a->clips, a->clip_cap, sizeof *a->clips);
     rune_rig_destroy(a->rig);
     rune__arena_release(&a->arena);
     rune__free(&al, a, 1, sizeof *a);

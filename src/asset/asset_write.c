@@ -3,6 +3,7 @@
  * then checksummed. Reads rigs and clips through their public calls only. */
 #include "rune/asset.h"
 #include "asset_format.h"
+#include "asset_curves.h"
 #include "../base/alloc.h"
 
 #include <string.h>
@@ -24,6 +25,8 @@ static uint32_t string_ref(encoder *e, const char *s)
     e->strings_used += n;
     return at;
 }
+
+static uint32_t string_ref_cb(void *e, const char *s) { return string_ref(e, s); }
 
 static size_t rig_bytes(const rune_rig *rig)
 {
@@ -173,6 +176,18 @@ static size_t layout(encoder *e, const rune_asset_desc *d, size_t sections)
         entry++;
     }
     for (size_t i = 0; i < d->clip_count; i++, entry++) {
+        size_t curves = rune__asset_curves_bytes(d->clips[i]);
+        if (curves) { /* the clip's curves come first: the reader builds the clip with them */
+            if (table) {
+                put_u32(table + ASSET_ENTRY_BYTES * entry, SECTION_CURVES);
+                put_u64(table + ASSET_ENTRY_BYTES * entry + 8, at);
+                put_u64(table + ASSET_ENTRY_BYTES * entry + 16, curves);
+                put_u64(table + ASSET_ENTRY_BYTES * entry + 24, i);
+            }
+            rune__asset_curves_write(d->clips[i], e->base ? e->base + at : NULL, string_ref_cb, e);
+            at = asset_align(at + curves);
+            entry++;
+        }
         size_t bytes = clip_bytes(d->clips[i]);
         if (table) {
             put_u32(table + ASSET_ENTRY_BYTES * entry,
@@ -197,6 +212,10 @@ rune_status rune_asset_encode(const rune_asset_desc *d, const rune_allocator *al
         return st;
     alloc = rune__alloc_or_default(alloc);
     size_t sections = 1 + (d->rig != NULL) + d->clip_count;
+    bool curves = false;
+    for (size_t i = 0; i < d->clip_count; i++)
+        if (rune_clip_curve_count(d->clips[i]))
+            sections++, curves = true;
     encoder e = {NULL, 0, 0};
     layout(&e, d, sections);          /* counts the strings */
     size_t total = layout(&e, d, sections); /* places them */
@@ -209,7 +228,7 @@ rune_status rune_asset_encode(const rune_asset_desc *d, const rune_allocator *al
     e.base = p;
     layout(&e, d, sections);
     memcpy(p, ASSET_MAGIC, 8);
-    put_u32(p + HDR_VERSION, RUNE_ASSET_VERSION);
+    put_u32(p + HDR_VERSION, curves ? RUNE_ASSET_VERSION : ASSET_VERSION_OLDEST);
     put_u32(p + HDR_ORDER, ASSET_BYTE_ORDER);
     put_u64(p + HDR_SIZE, total);
     put_u32(p + HDR_SECTIONS, (uint32_t)sections);

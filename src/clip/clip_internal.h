@@ -98,8 +98,10 @@ struct rune_clip {
     /* a compressed clip (clip_packed.h): tracks, names and markers as
      * above, no key arrays (NULL) */
     const struct clip_packed *packed;
-    /* float curves (clip_curves.c): sorted by name, keys by time; kept
-     * exact in compressed clips too */
+    /* float curves (clip_curves.c): sorted by name, keys by time; in a
+     * compressed clip reduced and snapped within curve_precision
+     * (src/compress/curve_compress.c), which is 0 for exact curves */
+    float curve_precision, curve_error;
     size_t curve_count;
     struct clip_curve *curves;
     size_t curve_key_count;
@@ -121,6 +123,20 @@ typedef struct clip_curve_key {
     float time;
     rune_curve_key_desc d;
 } clip_curve_key;
+
+/* A clip's float curves as builders hand them over: `key_count` sorted,
+ * distinct keys of `count` curves; for a compressed clip the grid step its
+ * values were snapped to and the error measured (0 and 0: exact). */
+typedef struct clip_curve_set {
+    const clip_curve_key *keys;
+    size_t key_count, count;
+    float precision, max_error;
+} clip_curve_set;
+
+/* The value a quantized curve key stands for: q steps of `step`, rounded
+ * once to float (the compressor snaps to it, the .rune reader decodes it:
+ * both call this, so a stored value comes back bit for bit). */
+static inline float clip_curve_dequantize(int64_t q, float step) { return (float)((double)q * (double)step); }
 
 /* Where key 0 of track `tr` has its segment (see rune_clip.seg_stride). */
 static inline uint32_t clip_first_seg(const rune_clip *c, size_t tr)

@@ -38,7 +38,7 @@ static void layout(packer *p, rune_clip *c, clip_packed *k, const pack_parts *s)
         if (p->base)
             c->markers[i] = rune__clip_marker(c, &s->markers[i], name, value);
     }
-    rune__curves_layout(p, c, s->curve_keys, s->curve_key_count, s->curve_count);
+    rune__curves_layout(p, c, s->curves.keys, s->curves.key_count, s->curves.count);
     if (!p->base)
         return;
     memcpy(k->tracks, s->tracks, s->track_count * sizeof *k->tracks);
@@ -77,6 +77,7 @@ rune_status rune__clip_assemble(const pack_parts *s, const rune_allocator *alloc
     rune__clip_head(c, alloc, head + measure.used, s->revision, s->loop, s->priority, s->length, s->track_count,
                     s->marker_count);
     c->packed = k;
+    c->curve_precision = s->curves.precision, c->curve_error = s->curves.max_error;
     k->samples = s->samples;
     k->segments = (s->samples + PACK_SEGMENT - 1) / PACK_SEGMENT;
     k->subtracks = s->subtracks;
@@ -144,7 +145,15 @@ bool rune_clip_compressed(const rune_clip *c, rune_clip_compression *out)
     const clip_packed *p = c->packed;
     if (!p || !out)
         return p != NULL;
-    *out = (rune_clip_compression){p->samples, p->t0, p->dt, p->precision, p->shell, p->max_error,
-                                   (size_t)40 * c->track_count * p->samples, p->subtracks};
+    *out = (rune_clip_compression){p->samples,
+                                   p->t0,
+                                   p->dt,
+                                   p->precision,
+                                   p->shell,
+                                   p->max_error,
+                                   (size_t)40 * c->track_count * p->samples,
+                                   p->subtracks,
+                                   c->curve_precision,
+                                   c->curve_error};
     return true;
 }

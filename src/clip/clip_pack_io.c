@@ -241,12 +241,11 @@ static rune_status read_tables(reader *r, const unsigned char *tb, size_t segs, 
 rune_status rune_clip_packed_read(const void *bytes, size_t size, const rune_allocator *alloc, rune_clip **out,
                                   rune_error *err)
 {
-    return rune__clip_packed_read_curves(bytes, size, NULL, 0, 0, alloc, out, err);
+    return rune__clip_packed_read_curves(bytes, size, NULL, alloc, out, err);
 }
 
-rune_status rune__clip_packed_read_curves(const void *bytes, size_t size, const clip_curve_key *curve_keys,
-                                          size_t curve_key_count, size_t curve_count, const rune_allocator *alloc,
-                                          rune_clip **out, rune_error *err)
+rune_status rune__clip_packed_read_curves(const void *bytes, size_t size, const clip_curve_set *curves,
+                                          const rune_allocator *alloc, rune_clip **out, rune_error *err)
 {
     *out = NULL;
     const unsigned char *b = bytes;
@@ -324,7 +323,7 @@ rune_status rune__clip_packed_read_curves(const void *bytes, size_t size, const 
             pack_parts parts = {id, rd32(b + H_REVISION), flags & FLAG_LOOP, priority, length, tracks, names,
                                 names + tracks, pt, markers, md, samples, subs, t0, dt, rdf(b + H_PRECISION),
                                 rdf(b + H_SHELL), rdf(b + H_MAX_ERROR), range, tb, tb + cells, tb + 2 * cells, padded,
-                                curve_keys, curve_key_count, curve_count};
+                                curves ? *curves : (clip_curve_set){NULL, 0, 0, 0.0f, 0.0f}};
             st = rune__clip_assemble(&parts, alloc, out, err);
             rune__free(&a, padded, (size_t)data + PACK_DATA_PAD, 1);
         }

@@ -205,8 +205,7 @@ typedef struct pack_parts {
     const float *range;
     const uint8_t *width, *lo, *hi;
     const uint8_t *data; /* the sum of PACK_SUB_BYTES over the widths */
-    const clip_curve_key *curve_keys; /* float curves, kept exact: sorted, distinct */
-    size_t curve_key_count, curve_count;
+    clip_curve_set curves; /* float curves (the .rune keeps them in a section of their own) */
 } pack_parts;
 
 /* Builds the clip; checks nothing the caller has not (the reader
@@ -215,10 +214,9 @@ RUNE_API rune_status rune__clip_assemble(const pack_parts *parts, const rune_all
                                          rune_error *err);
 
 /* rune_clip_packed_read with float curves attached (the .rune reader
- * keeps them in a section of their own: sorted, distinct keys). */
-rune_status rune__clip_packed_read_curves(const void *bytes, size_t size, const clip_curve_key *curve_keys,
-                                          size_t curve_key_count, size_t curve_count, const rune_allocator *alloc,
-                                          rune_clip **out, rune_error *err);
+ * keeps them in a section of their own; `curves` NULL: none). */
+rune_status rune__clip_packed_read_curves(const void *bytes, size_t size, const clip_curve_set *curves,
+                                          const rune_allocator *alloc, rune_clip **out, rune_error *err);
 
 /* The packed data of a clip (NULL when it holds keys). */
 const clip_packed *rune__clip_packed(const rune_clip *clip);

@@ -504,8 +504,10 @@ static void planner_free(planner *p)
  * placement), the box the clip's joints sweep. */
 static rune_status resolve_settings(planner *p, const rune_compress_settings *s, float *precision, rune_error *err)
 {
-    if (s && (!(s->precision >= 0.0f) || !(s->shell >= 0.0f) || !isfinite(s->precision) || !isfinite(s->shell)))
-        return rune_fail(err, RUNE_E_INVALID, "compression: precision and shell must be finite and positive");
+    if (s && (!(s->precision >= 0.0f) || !(s->shell >= 0.0f) || !isfinite(s->precision) || !isfinite(s->shell) ||
+              !(s->curve_precision >= 0.0f) || !isfinite(s->curve_precision)))
+        return rune_fail(err, RUNE_E_INVALID,
+                         "compression: precision, shell and curve precision must be finite and positive");
     float h = rune_rig_height(p->rig);
     if (!(h > 0.0f) && p->bind) { /* the box the clip's joints sweep */
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -612,14 +614,15 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
             const rune_marker *mk = rune_clip_markers(clip);
             for (size_t i = 0; i < m; i++)
                 marks[i] = (rune_marker_desc){mk[i].time, mk[i].name, mk[i].value};
-            clip_curve_key *curves = NULL; /* kept exact (docs/format.md) */
-            if (rune__clip_curve_keys(clip, a, &curves))
-                st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+            clip_curve_key *curves = NULL;
+            clip_curve_set set;
+            float curve_precision = settings && settings->curve_precision > 0.0f ? settings->curve_precision
+                                                                                 : RUNE_CURVE_PRECISION;
+            st = rune__compress_curves(clip, curve_precision, a, &curves, &set, err);
             pack_parts parts = {rune_clip_id(clip), rune_clip_revision(clip), rune_clip_loops(clip),
                                 rune_clip_priority(clip), rune_clip_length(clip), n, names, names + n, p.packed, m,
                                 marks, (uint32_t)p.samples, (uint32_t)p.subs, p.t0, p.dt, precision, p.shell,
-                                p.max_error, p.range, p.width, p.lo, p.hi, data, curves,
-                                rune_clip_curve_key_total(clip), rune_clip_curve_count(clip)};
+                                p.max_error, p.range, p.width, p.lo, p.hi, data, set};
             if (!st)
                 st = rune__clip_assemble(&parts, alloc, out, err);
             rune__free(a, curves, rune_clip_curve_key_total(clip), sizeof *curves);

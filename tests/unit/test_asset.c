@@ -1,8 +1,10 @@
 /* Unit tests of the .rune asset (src/asset): a rig and clips
  * written and read back equal the originals bit for bit (frames, keys,
- * samples); every truncation and every corrupted byte is an error naming
- * a section, or (checksum recomputed) a load whose samples stay finite;
- * allocation failures leak nothing. */
+ * samples, float curves); every truncation and every corrupted byte is
+ * an error naming a section, or (checksum recomputed) a load whose
+ * samples stay finite; allocation failures leak nothing. A file without
+ * curves is version 1; a compressed clip's snapped curves come back bit
+ * for bit from 16 bits a value. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,8 +21,9 @@
 
 /* A rig whose part names repeat under different parents ("Arm" under
  * "Left" and "Right", so their children name parents "Left/Arm"), a
- * scaled root, and two clips: one with scale keys, eased keys and
- * markers, one plain. */
+ * scaled root, and two clips: one with scale keys, eased keys, markers
+ * and float curves (every storage flag: weights, splines, easing), one
+ * plain. */
 typedef struct fixture {
     rune_rig *rig;
     rune_clip *clips[2];
@@ -42,6 +45,7 @@ static rune_clip *make_clip(const char *id, bool scaled, uint32_t seed)
     static const char *const parents[JOINTS] = {"", "Root", "Root", "Left", "Right", "Arm", "Arm"};
     /* tracks name their parent's part alone: (Arm, Hand) and (Arm, Thumb) */
     static rune_key_pose_desc poses[KEYS][JOINTS];
+    static rune_curve_key_desc curves[KEYS][3];
     rune_keyframe_desc kf[KEYS];
     for (int k = 0; k < KEYS; k++) {
         for (int j = 0; j < JOINTS; j++) {
@@ -59,6 +63,17 @@ static rune_clip *make_clip(const char *id, bool scaled, uint32_t seed)
                 p->easing = RUNE_EASE_CUBIC, p->direction = RUNE_EASE_INOUT;
         }
         kf[k] = (rune_keyframe_desc){0.125f * (float)k, poses[k], JOINTS};
+        if (!scaled)
+            continue;
+        /* jaw: plain; smile/left: weights, eased; blink: splines, every other key */
+        rune_curve_key_desc *c = curves[k];
+        c[0] = (rune_curve_key_desc){"jaw", test_random(&seed), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        c[1] = (rune_curve_key_desc){"smile/left", test_random(&seed), 0.5f + 0.25f * test_random(&seed), 0.1f,
+                                     k % 2 ? RUNE_EASE_SINE : RUNE_EASE_LINEAR, RUNE_EASE_OUT};
+        c[2] = (rune_curve_key_desc){"blink", test_random(&seed), 1.0f, 0.0f, RUNE_EASE_LINEAR, RUNE_EASE_IN,
+                                     k % 2 == 0, test_random(&seed), test_random(&seed)};
+        kf[k].curves = c;
+        kf[k].curve_count = k < 7 ? 3 : 2; /* blink ends earlier */
     }
     rune_marker_desc markers[2] = {{0.5f, "step", "left"}, {0.25f, "step", NULL}};
     rune_sequence_desc d = {id, 7, true, RUNE_PRIORITY_ACTION, kf, KEYS, markers, 2};
@@ -128,6 +143,27 @@ static void assert_same_clip(const rune_clip *a, const rune_clip *b)
             assert_true(same_bits(&sa, &sb, sizeof sa));
         }
     }
+    assert_int_equal(rune_clip_curve_count(a), rune_clip_curve_count(b));
+    for (size_t c = 0; c < rune_clip_curve_count(a); c++) {
+        assert_string_equal(rune_clip_curve_name(a, c), rune_clip_curve_name(b, c));
+        assert_int_equal(rune_clip_curve_key_count(a, c), rune_clip_curve_key_count(b, c));
+        for (size_t k = 0; k < rune_clip_curve_key_count(a, c); k++) {
+            float ta, tb;
+            rune_curve_key_desc ka, kb;
+            rune_clip_curve_key(a, c, k, &ta, &ka);
+            rune_clip_curve_key(b, c, k, &tb, &kb);
+            assert_true(same_bits(&ta, &tb, sizeof ta));
+            assert_true(same_bits(&ka.value, &kb.value, sizeof(float) * 3));
+            assert_true(same_bits(&ka.in_tangent, &kb.in_tangent, sizeof(float) * 2));
+            assert_true(ka.easing == kb.easing && ka.direction == kb.direction && ka.spline == kb.spline);
+        }
+        for (int i = -3; i < 90; i++) {
+            rune_curve_sample sa, sb;
+            rune_clip_sample_curve(a, c, 0.0137f * (float)i, &sa);
+            rune_clip_sample_curve(b, c, 0.0137f * (float)i, &sb);
+            assert_true(same_bits(&sa, &sb, sizeof sa));
+        }
+    }
     assert_int_equal(rune_clip_marker_count(a), rune_clip_marker_count(b));
     for (size_t m = 0; m < rune_clip_marker_count(a); m++) {
         assert_string_equal(rune_clip_markers(a)[m].name, rune_clip_markers(b)[m].name);
@@ -145,6 +181,8 @@ static void test_round_trip(void **state)
     void *data = encode(&f, &size);
     assert_true(size % ASSET_ALIGN == 0);
     assert_true(rune_asset_sniff(data, size));
+    assert_int_equal(get_u32((const unsigned char *)data + HDR_VERSION), 2); /* it has curves */
+    assert_int_equal(rune_clip_curve_count(f.clips[0]), 3);
     rune_asset *a;
     rune_error err = {0};
     /* loaded from a copy freed at once: the asset keeps nothing of the bytes */
@@ -203,6 +241,12 @@ static void assert_finite_asset(const rune_asset *a)
                 const float *v = &s.t.x;
                 for (size_t e = 0; e < sizeof s / sizeof(float); e++)
                     assert_true(isfinite(v[e]));
+            }
+        for (size_t cv = 0; cv < rune_clip_curve_count(c); cv++)
+            for (int k = -2; k < 12; k++) {
+                rune_curve_sample s;
+                rune_clip_sample_curve(c, cv, 0.11f * (float)k, &s);
+                assert_true(isfinite(s.value) && isfinite(s.coverage));
             }
     }
 }
@@ -285,6 +329,14 @@ static void test_writer_rejects(void **state)
     rune_asset *a;
     assert_int_equal(rune_asset_load_memory(data, size, NULL, NULL, &a, &err), RUNE_OK);
     assert_null(rune_asset_rig(a));
+    assert_int_equal(get_u32((const unsigned char *)data + HDR_VERSION), 2);
+    rune_asset_destroy(a);
+    rune_asset_free_encoded(NULL, data, size);
+    /* without curves: version 1, which rune 0.3 reads too */
+    d.clips = (const rune_clip *const *)&f.clips[1];
+    assert_int_equal(rune_asset_encode(&d, NULL, &data, &size, &err), RUNE_OK);
+    assert_int_equal(get_u32((const unsigned char *)data + HDR_VERSION), 1);
+    assert_int_equal(rune_asset_load_memory(data, size, NULL, NULL, &a, &err), RUNE_OK);
     assert_int_equal(rune_asset_clip_count(a), 1);
     rune_asset_destroy(a);
     rune_asset_free_encoded(NULL, data, size);

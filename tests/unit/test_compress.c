@@ -405,6 +405,107 @@ static void test_edge_clips(void **state)
 
 /* The CMU excerpt fixture (40 frames of 01_01, imported with the default
  * compression): it loads, every clip is compressed, samples stay finite. */
+/* Float curves of a compressed clip, 30 Hz keys over 1.333 s, bound 1e-3:
+ * "ramp" rises 0 -> 4 in a straight line (its 39 inner keys go: 2 kept,
+ * the ends), "hold" is constant at .25 (2 kept), "wave" is sin(3t) (curved:
+ * most keys stay), "eased" has cubic keys (kept, as a line cannot stand for
+ * them) and "spline" Hermite keys. Every curve is within the bound of the
+ * exact one at and between keys (measured here at 1 ms steps, not by the
+ * compressor's own check), values sit on the 1e-3 grid, and a .rune holds
+ * them as 16 bits and gives back the same bits. */
+static void test_compressed_curves(void **state)
+{
+    (void)state;
+    static rune_key_pose_desc poses[FRAMES];
+    static rune_curve_key_desc ck[FRAMES][5];
+    static rune_keyframe_desc kf[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        float t = (float)f / 30.0f;
+        poses[f] = (rune_key_pose_desc){"Root", "Arm", {0, 0, 0}, rune_q_axis_angle(rune_v3(0, 0, 1), 0.5f * t), 1,
+                                        0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        ck[f][0] = (rune_curve_key_desc){"ramp", 3.0f * t, 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        ck[f][1] = (rune_curve_key_desc){"hold", 0.25f, 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        ck[f][2] = (rune_curve_key_desc){"wave", sinf(3.0f * t), 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        ck[f][3] = (rune_curve_key_desc){"eased", (float)(f % 3), 1, 0, RUNE_EASE_CUBIC, RUNE_EASE_INOUT};
+        ck[f][4] = (rune_curve_key_desc){"spline", sinf(2.0f * t), 1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN, true,
+                                         2.0f * cosf(2.0f * t), 2.0f * cosf(2.0f * t)};
+        kf[f] = (rune_keyframe_desc){t, &poses[f], 1, ck[f], 5};
+    }
+    rune_sequence_desc d = {"face", 1, true, RUNE_PRIORITY_CORE, kf, FRAMES, NULL, 0};
+    rune_clip *exact, *packed;
+    assert_int_equal(rune_clip_compile(&d, NULL, &exact, NULL), RUNE_OK);
+    rune_rig *rig = make_rig();
+    rune_compress_settings s = {0.001f, 0.1f, 0.001f};
+    rune_error err;
+    if (rune_clip_compress(exact, rig, &s, NULL, &packed, &err))
+        fail_msg("%s", err.message);
+    rune_clip_compression info;
+    assert_true(rune_clip_compressed(packed, &info));
+    assert_float_equal(info.curve_precision, 0.001f, 0.0f);
+    assert_true(info.curve_max_error <= 0.001f);
+    assert_int_equal(rune_clip_curve_count(packed), 5);
+    assert_int_equal(rune_clip_curve_key_count(packed, (size_t)rune_clip_find_curve(packed, "ramp")), 2);
+    assert_int_equal(rune_clip_curve_key_count(packed, (size_t)rune_clip_find_curve(packed, "hold")), 2);
+    assert_int_equal(rune_clip_curve_key_count(packed, (size_t)rune_clip_find_curve(packed, "eased")), FRAMES);
+    assert_int_equal(rune_clip_curve_key_count(packed, (size_t)rune_clip_find_curve(packed, "spline")), FRAMES);
+    size_t wave = rune_clip_curve_key_count(packed, (size_t)rune_clip_find_curve(packed, "wave"));
+    print_message("wave: %zu of %d keys kept\n", wave, FRAMES);
+    assert_true(wave > 2 && wave < FRAMES);
+    float worst = 0.0f;
+    for (size_t c = 0; c < 5; c++)
+        for (int i = 0; i <= 1400; i++) {
+            rune_curve_sample a, b;
+            rune_clip_sample_curve(exact, c, 0.001f * (float)i, &a);
+            rune_clip_sample_curve(packed, c, 0.001f * (float)i, &b);
+            worst = fmaxf(worst, fabsf(a.value - b.value));
+        }
+    print_message("curves within %.3g of the exact clip (bound 1e-3)\n", worst);
+    assert_true(worst <= 0.001f);
+    /* the values on the grid: v / step an integer */
+    for (size_t k = 0; k < rune_clip_curve_key_count(packed, 2); k++) {
+        float t;
+        rune_curve_key_desc key;
+        rune_clip_curve_key(packed, 2, k, &t, &key);
+        double q = (double)key.value / 0.001;
+        assert_true(fabs(q - nearbyint(q)) < 1e-3);
+    }
+    /* through a .rune: the same bits, smaller than the exact clip's curves */
+    const rune_clip *one[1] = {packed}, *raw[1] = {exact};
+    rune_asset_desc ad = {rig, one, 1, -1}, rd = {rig, raw, 1, -1};
+    void *data, *rdata;
+    size_t size, rsize;
+    assert_int_equal(rune_asset_encode(&ad, NULL, &data, &size, NULL), RUNE_OK);
+    assert_int_equal(rune_asset_encode(&rd, NULL, &rdata, &rsize, NULL), RUNE_OK);
+    rune_asset *a;
+    assert_int_equal(rune_asset_load_memory(data, size, "face.rune", NULL, &a, &err), RUNE_OK);
+    const rune_clip *back = rune_asset_clip(a, 0);
+    rune_clip_compression again;
+    assert_true(rune_clip_compressed(back, &again));
+    assert_float_equal(again.curve_max_error, info.curve_max_error, 0.0f);
+    for (size_t c = 0; c < 5; c++) {
+        assert_int_equal(rune_clip_curve_key_count(back, c), rune_clip_curve_key_count(packed, c));
+        for (int i = -5; i <= 1400; i += 7) {
+            rune_curve_sample x, y;
+            rune_clip_sample_curve(packed, c, 0.001f * (float)i, &x);
+            rune_clip_sample_curve(back, c, 0.001f * (float)i, &y);
+            assert_memory_equal(&x, &y, sizeof x);
+        }
+    }
+    print_message(".rune: %zu bytes compressed, %zu exact\n", size, rsize);
+    assert_true(size < rsize);
+    rune_asset_destroy(a);
+    rune_asset_free_encoded(NULL, data, size);
+    rune_asset_free_encoded(NULL, rdata, rsize);
+    rune_clip_destroy(packed);
+    /* a negative or NaN curve precision is refused */
+    s.curve_precision = -1.0f;
+    assert_int_equal(rune_clip_compress(exact, rig, &s, NULL, &packed, &err), RUNE_E_INVALID);
+    s.curve_precision = NAN;
+    assert_int_equal(rune_clip_compress(exact, rig, &s, NULL, &packed, &err), RUNE_E_INVALID);
+    rune_clip_destroy(exact);
+    rune_rig_destroy(rig);
+}
+
 static void test_fixture_loads(void **state)
 {
     (void)state;
@@ -426,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_refusals),           cmocka_unit_test(test_stored_form_damage),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_asset_equals_memory),
         cmocka_unit_test(test_fixture_loads),      cmocka_unit_test(test_edge_clips),
+        cmocka_unit_test(test_compressed_curves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,14 +16,15 @@
 #include <sys/stat.h>
 
 static const char usage[] =
-    "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--lossless] [--json] [--allow-empty]\n"
-    "                   [--retarget-to RIG.rune] [--force] [--quiet]\n"
+    "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--curve-precision V] [--lossless]\n"
+    "                   [--json] [--allow-empty] [--retarget-to RIG.rune] [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
     "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
     "  Compression keeps every joint's virtual vertices (at the shell distance from it) within\n"
     "  the precision of the exact pose, in model space, at every sample.\n"
     "  --precision U  largest error, in asset units (default: rig height / 18000, 0.01 cm on 1.8 m)\n"
     "  --shell U      virtual vertex distance, in asset units (default: rig height / 60, 3 cm)\n"
+    "  --curve-precision V  largest error of a float curve (morph weights), absolute (default 1e-4)\n"
     "  --lossless     keep the exact keys (clips that cannot compress -- eased keys, keys off one\n"
     "                 uniform grid -- stay exact anyway, with a warning)\n"
     "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe, exact\n"
@@ -196,13 +197,18 @@ int cmd_import(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *onto = NULL;
+    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *onto = NULL;
     bool force = false, json = false, allow_empty = false;
-    storing how = {false, {0.0f, 0.0f}, 0, NULL, NULL};
-    const cli_option options[] = {{"-o", NULL, &dir},                     {"--precision", NULL, &precision},
-                                  {"--shell", NULL, &shell},              {"--lossless", &how.lossless, NULL},
-                                  {"--force", &force, NULL},              {"--json", &json, NULL},
-                                  {"--allow-empty", &allow_empty, NULL},  {"--retarget-to", NULL, &onto},
+    storing how = {false, {0.0f, 0.0f, 0.0f}, 0, NULL, NULL};
+    const cli_option options[] = {{"-o", NULL, &dir},
+                                  {"--precision", NULL, &precision},
+                                  {"--shell", NULL, &shell},
+                                  {"--curve-precision", NULL, &curve},
+                                  {"--lossless", &how.lossless, NULL},
+                                  {"--force", &force, NULL},
+                                  {"--json", &json, NULL},
+                                  {"--allow-empty", &allow_empty, NULL},
+                                  {"--retarget-to", NULL, &onto},
                                   {NULL, NULL, NULL}};
     if (cli_parse_args("import", "ASSET", false, argc, argv, options, &asset))
         return EXIT_INPUT;
@@ -210,9 +216,10 @@ int cmd_import(int argc, char **argv)
         cli_error("rune import: missing -o DIR (see rune import --help)");
         return EXIT_INPUT;
     }
-    const char *const lengths[2] = {precision, shell}, *const names[2] = {"--precision", "--shell"};
-    float *const into[2] = {&how.settings.precision, &how.settings.shell};
-    for (int k = 0; k < 2; k++)
+    const char *const lengths[3] = {precision, shell, curve};
+    const char *const names[3] = {"--precision", "--shell", "--curve-precision"};
+    float *const into[3] = {&how.settings.precision, &how.settings.shell, &how.settings.curve_precision};
+    for (int k = 0; k < 3; k++)
         if (lengths[k] && !parse_length(lengths[k], into[k])) {
             cli_error("rune import: %s \"%s\": not a positive number", names[k], lengths[k]);
             return EXIT_INPUT;

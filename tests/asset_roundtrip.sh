@@ -3,7 +3,7 @@
 # assimp-testmodels): `rune import --lossless` to a .rune asset, played by
 # a scenario that names it in "assets" (rig omitted), evaluates to the same
 # bytes as `rune import --json`, the scenario with the rig and clips
-# written out. Also: `rune info` of the .rune agrees with the import's
+# written out (float curves too: AnimatedMorphCube's morph weights). Also: `rune info` of the .rune agrees with the import's
 # joint and clip counts; the default (compressed) import plays the same
 # timeline and `rune info` says which clips it compressed.
 #   usage: asset_roundtrip.sh RUNE WORKDIR
@@ -16,7 +16,7 @@ fail() { echo "asset_roundtrip: $*" >&2; failures=$((failures + 1)); }
 
 assets=(BVH/01_01.bvh FBX/huesitos.fbx FBX/animation_with_skeleton.fbx glTF2/simple_skin/simple_skin.gltf
         Collada/anims_with_full_rotations_between_keys.DAE X/anim_test.x X/Testwuson.X ASE/MotionCaptureROM.ase
-        SMD/WusonSMD.smd)
+        SMD/WusonSMD.smd glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf)
 tried=0
 for a in "${assets[@]}"; do
   src="$models/$a"

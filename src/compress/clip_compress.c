@@ -508,7 +508,9 @@ static rune_status resolve_settings(planner *p, const rune_compress_settings *s,
               !(s->curve_precision >= 0.0f) || !isfinite(s->curve_precision)))
         return rune_fail(err, RUNE_E_INVALID,
                          "compression: precision, shell and curve precision must be finite and positive");
-    float h = rune_rig_height(p->rig);
+    float h = p->rig ? rune_rig_height(p->rig) : 0.0f;
+    if (p->tracks == 0) /* curves alone (a morph animation): no joint to measure */
+        h = 1.0f;
     if (!(h > 0.0f) && p->bind) { /* the box the clip's joints sweep */
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (size_t i = 0; i < p->samples; i++) {

@@ -7,6 +7,8 @@
 #include "gltf_interpolation.h"
 #include "../base/file_read.h"
 #include "import_skeleton.h"
+#include "import_curves.h"
+#include "gltf_file.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -45,6 +47,7 @@ typedef struct importer {
     const char *path;
     trs fold;    /* the transforms above the rig's root, folded into it */
     bool folded; /* the rig's root is not the scene's root node */
+    import_curve_source curves; /* morph weights (import_curves.c) */
 } importer;
 
 /* glTF CUBICSPLINE channels are resampled at this many points per key
@@ -71,6 +74,16 @@ static void warn(importer *I, const char *fmt, ...)
     const char *w = rune__arena_strdup(&I->box->arena, buf);
     if (w)
         imp->warnings[imp->warning_count++] = w;
+}
+
+static void warn_cb(void *user, const char *fmt, ...)
+{
+    char buf[RUNE_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    warn(user, "%s", buf);
 }
 
 static size_t count_nodes(const struct aiNode *n)
@@ -402,12 +415,9 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     double tps = a->mTicksPerSecond > 0.0 ? a->mTicksPerSecond : 25.0;
     if (!(d->id = clip_name(I, a, ai)))
         return nomem(I);
-    for (unsigned m = 0; m < a->mNumMorphMeshChannels; m++)
-        warn(I, "animation \"%s\": morph target (blend shape) weights of mesh \"%.*s\" dropped (%u keys): rune "
-                "animates joints only", d->id, (int)a->mMorphMeshChannels[m]->mName.length,
-             a->mMorphMeshChannels[m]->mName.data, a->mMorphMeshChannels[m]->mNumKeys);
     for (unsigned m = 0; m < a->mNumMeshChannels; m++)
-        warn(I, "animation \"%s\": vertex animation of mesh \"%.*s\" dropped (%u keys): rune animates joints only",
+        warn(I, "animation \"%s\": vertex animation of mesh \"%.*s\" dropped (%u keys): rune animates joints and "
+                "morph target weights only",
              d->id, (int)a->mMeshChannels[m]->mName.length, a->mMeshChannels[m]->mName.data,
              a->mMeshChannels[m]->mNumKeys);
     d->revision = 1;
@@ -430,10 +440,11 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         total += n;
         widest = n > widest ? n : widest;
     }
-    if (total / 2 > RUNE_IMPORT_MAX_KEYS)
+    size_t curve_keys = rune__import_curve_keys(&I->curves, a, ai);
+    if (total / 2 + curve_keys > RUNE_IMPORT_MAX_KEYS)
         return rune_fail(I->err, RUNE_E_INVALID, "animation \"%s\": %zu keys, more than the %d rune imports", d->id,
-                         total / 2, RUNE_IMPORT_MAX_KEYS);
-    rune_keyframe_desc *kf = rune__arena_array(&I->box->arena, total, sizeof *kf);
+                         total / 2 + curve_keys, RUNE_IMPORT_MAX_KEYS);
+    rune_keyframe_desc *kf = rune__arena_array(&I->box->arena, total + curve_keys + 1, sizeof *kf);
     rune_key_pose_desc *poses = rune__arena_array(&I->box->arena, total, sizeof *poses);
     double *times = rune__calloc(&I->box->alloc, widest ? widest : 1, sizeof *times);
     if (!kf || !poses || !times) {
@@ -511,6 +522,10 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
         }
     }
     rune__free(&I->box->alloc, times, widest ? widest : 1, sizeof *times);
+    size_t curves = 0; /* the morph weights, after the joints' keys */
+    if (rune__import_curves(&I->curves, a, ai, tps, d->id, &I->box->arena, kf + k, &curves))
+        return nomem(I);
+    k += curves;
     d->keyframes = kf;
     d->keyframe_count = k;
     d->loop = loops;
@@ -574,8 +589,8 @@ static rune_status convert(importer *I)
     for (unsigned a = 0; !st && a < sc->mNumAnimations; a++) {
         rune_sequence_desc *d = &imp->clips[imp->clip_count];
         st = add_clip(I, a, d);
-        if (!st && d->keyframe_count == 0) /* only what rune cannot play (morph weights, ...) */
-            warn(I, "animation \"%s\" left out: nothing in it moves a joint", d->id);
+        if (!st && d->keyframe_count == 0) /* only what rune cannot play (vertex animation, ...) */
+            warn(I, "animation \"%s\" left out: nothing in it moves a joint or a morph target", d->id);
         else
             imp->clip_count++;
     }
@@ -602,10 +617,19 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     }
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
-    importer I = {box, err, sc, 0, NULL, 0, path, {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false}, false};
-    bool modes_nomem = false;
-    if (read_gltf)
+    importer I = {box, err, sc, 0, NULL, 0, path, {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false}, false,
+                  {sc, false, NULL, 0, warn_cb, NULL}};
+    I.curves.user = &I;
+    bool modes_nomem = false, weights_nomem = false;
+    gltf_weights *weights = NULL;
+    if (read_gltf) {
         I.mode_count = rune__gltf_channel_modes(path, &box->arena, &I.modes, &modes_nomem);
+        I.curves.weight_count = rune__gltf_weight_channels(path, &box->arena, &weights, &weights_nomem);
+        I.curves.weights = weights;
+        /* a glTF's weights come from its own channels, not assimp's */
+        I.curves.gltf = rune__gltf_has_suffix(path, ".gltf") || rune__gltf_has_suffix(path, ".glb");
+        modes_nomem |= weights_nomem;
+    }
     rune_status st = modes_nomem ? rune_fail(err, RUNE_E_NOMEM, "out of memory reading the glTF samplers' modes")
                                  : convert(&I);
     if (!st && !(box->imp.source = rune__arena_strdup(&box->arena, path)))

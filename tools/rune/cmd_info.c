@@ -17,8 +17,9 @@ static const char usage[] =
     "  reads (by its extension): kind, joints (name, parent, rest scale when not 1), the\n"
     "  default root-motion joint, clips (id, duration in seconds, tracks, keys, scale,\n"
     "  bytes in memory once compiled; for compressed clips their samples, raw_bytes -- 10 floats\n"
-    "  a track and sample --, sample_rate, max_error measured, precision and shell asked for)\n"
-    "  and the total bytes of the clips.\n"
+    "  a track and sample --, sample_rate, max_error measured, precision and shell asked for;\n"
+    "  for clips with float curves, each curve's name and keys, and when compressed\n"
+    "  curve_precision and curve_max_error) and the total bytes of the clips.\n"
     "  --quiet   no warnings\n";
 
 /* What is summarized, whatever it came from. */
@@ -74,6 +75,12 @@ static void print_summary(FILE *f, const char *file, const summary *s)
         fprintf(f, ", \"loop\": %s, \"tracks\": %zu, \"keys\": %zu, \"scale\": %s, \"bytes\": %zu",
                 rune_clip_loops(c) ? "true" : "false", rune_clip_track_count(c), rune_clip_key_count(c),
                 rune_clip_has_scale(c) ? "true" : "false", rune_clip_bytes(c));
+        for (size_t k = 0; k < rune_clip_curve_count(c); k++) {
+            fputs(k ? ", {\"name\": " : ", \"curves\": [{\"name\": ", f);
+            json_out_string(f, rune_clip_curve_name(c, k));
+            fprintf(f, ", \"keys\": %zu}%s", rune_clip_curve_key_count(c, k),
+                    k + 1 == rune_clip_curve_count(c) ? "]" : "");
+        }
         rune_clip_compression z;
         if (rune_clip_compressed(c, &z)) {
             fprintf(f, ", \"compressed\": true, \"samples\": %u, \"raw_bytes\": %zu", z.samples, z.raw_bytes);
@@ -82,6 +89,12 @@ static void print_summary(FILE *f, const char *file, const summary *s)
             for (int k = 0; k < 4; k++) {
                 fprintf(f, ", \"%s\": ", names[k]);
                 json_out_number(f, values[k]);
+            }
+            if (rune_clip_curve_count(c)) {
+                fputs(", \"curve_precision\": ", f);
+                json_out_number(f, z.curve_precision);
+                fputs(", \"curve_max_error\": ", f);
+                json_out_number(f, z.curve_max_error);
             }
             fputc('}', f);
         } else {

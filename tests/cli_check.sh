@@ -111,6 +111,14 @@ fi
 expect 0 "render a hostile scenario" -- "$rune" render "$here/scenarios/hostile_marker_walk.json" -o "$work/hostile.png"
 expect 0 "render a hostile graph" -- "$rune" render "$here/scenarios/hostile_graph_speed.json" -o "$work/hostile.svg"
 
+# float curves: the curves panel alone, a morph import, its curve bound
+expect 0 "render the curves panel" -- "$rune" render "$here/../examples/curves.json" -o "$work/curves.png" --panels curves
+expect 2 "import --curve-precision junk" -- "$rune" import "$here/fixtures/morphs.gltf" -o "$work/m" --curve-precision -1
+expect 0 "import morphs" -- "$rune" import "$here/fixtures/morphs.gltf" -o "$work/m" --curve-precision 0.01 --quiet
+"$rune" info "$work/m/morphs.rune" | grep -q '"curve_precision": 0.00999999978' ||
+  fail "rune info does not report the curve precision asked for"
+"$rune" info "$work/m/morphs.rune" | grep -q '{"name": "Face/smile", "keys": ' || fail "rune info does not list curves"
+
 # output files
 mkdir -p "$work/out_dir"
 expect 0 "import" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/out_dir"

@@ -164,6 +164,16 @@ static void write_data(FILE *f, const timeline *t)
             fprintf(f, "%s%d", fr ? "," : "", k->live[fr] ? 1 : 0);
         fputs("]}", f);
     }
+    fputs("],\n\"curves\":[", f);
+    for (size_t k = 0; k < t->curve_count; k++) {
+        fputs(k ? ",{\"name\":" : "{\"name\":", f);
+        str(f, t->curve_names[k]);
+        fputs(",\"v\":", f);
+        floats(f, t->curve + k, F, t->curve_count);
+        fputs(",\"c\":", f);
+        floats(f, t->curve_cov + k, F, t->curve_count);
+        fputs("}", f);
+    }
     fputs("],\n\"source\":", f);
     if (!t->source_pos) {
         fputs("null", f);

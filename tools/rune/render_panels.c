@@ -299,6 +299,50 @@ static void draw_weights(const sheet *s, box b)
         sheet_legend(s, b, i, i, t->series_names[i]);
 }
 
+static double curve_of(const timeline *t, size_t f, size_t i, const size_t *c)
+{
+    return t->curve[f * t->curve_count + c[i]];
+}
+
+/* The composed float curves: the TL_MAX_CURVES that range most (all of
+ * them when that many or fewer), on their common range. */
+static void draw_curves(const sheet *s, box b)
+{
+    const timeline *t = s->t;
+    size_t pick[TL_MAX_CURVES], n = 0;
+    double range[TL_MAX_CURVES], lo = 0.0, hi = 1e-6;
+    for (size_t k = 0; k < t->curve_count; k++) {
+        double a = INFINITY, z = -INFINITY;
+        for (size_t f = 0; f < t->frames; f++)
+            a = fmin(a, t->curve[f * t->curve_count + k]), z = fmax(z, t->curve[f * t->curve_count + k]);
+        double r = t->frames ? z - a : 0.0;
+        size_t at = n < TL_MAX_CURVES ? n++ : TL_MAX_CURVES;
+        if (at == TL_MAX_CURVES) { /* full: replace the one that ranges least, if this ranges more */
+            size_t least = 0;
+            for (size_t i = 1; i < n; i++)
+                least = range[i] < range[least] ? i : least;
+            if (!(r > range[least]))
+                continue;
+            at = least;
+        }
+        pick[at] = k, range[at] = r;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < t->frames; f++) {
+            double v = curve_of(t, f, i, pick);
+            lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+    hi = hi >= 1 ? ceil(hi) : hi * 1.1;
+    lo = lo <= -1 ? floor(lo) : lo * 1.1;
+    char title[96];
+    snprintf(title, sizeof title, "float curves (composed)%s",
+             t->curve_count > n ? ": the most varying" : "");
+    sheet_axes(s, b, title, lo, hi, "");
+    lines(s, b, curve_of, n, pick, lo, hi, 0);
+    for (size_t i = 0; i < n; i++)
+        sheet_legend(s, b, i, i, t->curve_names[pick[i]]);
+}
+
 /* The error each solver control leaves, over the frames it is live:
  * distance for position solvers, degrees for aim and rotation. */
 static void draw_controls(const sheet *s, box b)
@@ -699,6 +743,7 @@ void panel_draw(const sheet *s, sheet_panel p, box b)
     case PANEL_BLEND: draw_blend(s, b); break;
     case PANEL_COVERAGE: draw_coverage(s, b); break;
     case PANEL_CONTROLS: draw_controls(s, b); break;
+    case PANEL_CURVES: draw_curves(s, b); break;
     default: break;
     }
 }

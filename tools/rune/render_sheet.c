@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char *const panel_names[PANEL_COUNT] = {"skeleton", "rotation", "translation", "weights",  "states",
-                                                     "events",   "root",     "blend",       "coverage", "controls"};
+                                                     "events",   "root",     "blend",       "coverage", "controls",
+                                                     "curves"};
 
 int sheet_panel_from_name(const char *name)
 {
@@ -32,6 +33,8 @@ bool sheet_panel_useful(const timeline *t, sheet_panel p)
         return t->blend_count > 0;
     case PANEL_CONTROLS:
         return t->control_count > 0;
+    case PANEL_CURVES:
+        return t->curve_count > 0;
     case PANEL_WEIGHTS:
         return t->series_count > 1 || t->layer_count > 0; /* one clip at 1 says nothing */
     case PANEL_ROOT:

@@ -26,6 +26,7 @@ typedef enum sheet_panel {
     PANEL_BLEND,
     PANEL_COVERAGE,
     PANEL_CONTROLS,
+    PANEL_CURVES,
     PANEL_COUNT
 } sheet_panel;
 

@@ -45,9 +45,17 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->coverage = calloc(cells, sizeof *t->coverage);
     t->root = calloc(3 * t->frames + 1, sizeof *t->root);
     t->series = calloc(TL_MAX_SERIES * t->frames + 1, sizeof *t->series);
+    size_t curves = rune_rig_curve_count(rig);
+    t->curve_count = curves;
+    t->curve_names = calloc(curves + 1, sizeof *t->curve_names);
+    t->curve = calloc(t->frames * curves + 1, sizeof *t->curve);
+    t->curve_cov = calloc(t->frames * curves + 1, sizeof *t->curve_cov);
     if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->local_t || !t->local_r ||
-        !t->local_s || !t->angle || !t->coverage || !t->root || !t->series)
+        !t->local_s || !t->angle || !t->coverage || !t->root || !t->series || !t->curve_names || !t->curve ||
+        !t->curve_cov)
         return false;
+    for (size_t k = 0; k < curves; k++)
+        snprintf(t->curve_names[k], TL_NAME, "%s", rune_rig_curve_name(rig, k));
     for (size_t k = 0; k < j; k++) {
         t->parent[k] = rune_rig_parent(rig, k);
         rune_rig_joint_name(rig, k, t->joint_names[k], TL_NAME);
@@ -347,6 +355,10 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     rune_rig_model_matrices(r->rig, r->pose, c->mats);
     for (size_t j = 0; j < J; j++)
         t->pos[f * J + j] = rune_v3(c->mats[j].m[12], c->mats[j].m[13], c->mats[j].m[14]);
+    for (size_t k = 0; k < t->curve_count && k < r->pose->curve_count; k++) {
+        t->curve[f * t->curve_count + k] = r->pose->curve[k];
+        t->curve_cov[f * t->curve_count + k] = r->pose->curve_cov[k];
+    }
     t->root[3 * f] = r->root_motion.dx;
     t->root[3 * f + 1] = r->root_motion.dz;
     t->root[3 * f + 2] = r->root_motion.yaw;
@@ -421,6 +433,7 @@ void timeline_free(timeline *t)
     free(t->parent), free(t->joint_names), free(t->rest), free(t->rest_s);
     free(t->pos), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
     free(t->root), free(t->series), free(t->events);
+    free(t->curve_names), free(t->curve), free(t->curve_cov);
     for (size_t i = 0; i < t->layer_count; i++) {
         tl_layer *l = &t->layers[i];
         free(l->state), free(l->from), free(l->alpha), free(l->weight), free(l->interrupted), free(l->state_names);

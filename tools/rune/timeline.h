@@ -1,8 +1,8 @@
 /* What `rune render` and `rune inspect` show: a scenario evaluated frame
  * by frame and kept whole -- the rig, every frame's local and model pose,
  * coverage, the weights of plays and blend samples, graph layers' states
- * and fades, blend-space parameters, signals, root motion and solver
- * controls' goals and errors. Collected
+ * and fades, blend-space parameters, signals, root motion, solver
+ * controls' goals and errors, and the composed float curves. Collected
  * once (timeline.c), drawn by render_sheet.c and inspect_page.c. */
 #ifndef RUNE_TOOL_TIMELINE_H
 #define RUNE_TOOL_TIMELINE_H
@@ -20,6 +20,7 @@
 #define TL_MAX_BLENDS 4   /* blend spaces of motion plays */
 #define TL_MAX_SAMPLES 16 /* samples of one blend space drawn */
 #define TL_MAX_CONTROLS 8 /* solver controls drawn */
+#define TL_MAX_CURVES 8   /* float curves in the render panel (the inspector plots all) */
 
 /* One graph layer of one instance ("instance/layer"), per frame. */
 typedef struct tl_layer {
@@ -91,6 +92,11 @@ typedef struct timeline {
     size_t blend_count;
     tl_control controls[TL_MAX_CONTROLS];
     size_t control_count;
+    /* float curves (the rig's): names, and per frame each one's composed
+     * value and coverage (frames x curve_count) */
+    size_t curve_count;
+    char (*curve_names)[TL_NAME];
+    float *curve, *curve_cov;
     /* a retargeted clip's source skeleton, drawn beside the target: the
      * first live retargeted play each frame, sampled on its source rig,
      * scaled to the target's size and set beside it (source_live per

@@ -30,6 +30,14 @@ static void exercise(const rune_asset *a)
                 rune_clip_sample_track(c, t, 0.37f * (float)k * rune_clip_length(c), &s);
                 check_finite(&s.t.x, sizeof s / sizeof(float));
             }
+        for (size_t cv = 0; cv < rune_clip_curve_count(c); cv++) /* float curves: finite, coverage in [0, 1] */
+            for (int k = -1; k < 6; k++) {
+                rune_curve_sample s;
+                rune_clip_sample_curve(c, cv, 0.37f * (float)k * rune_clip_length(c), &s);
+                check_finite(&s.value, 4);
+                if (!(s.coverage >= 0.0f && s.coverage <= 1.0f))
+                    __builtin_trap();
+            }
     }
     /* the batch sampler (compressed clips' kernels), each clip on one of
      * the kernel levels this CPU runs, in turn */

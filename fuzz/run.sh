@@ -22,6 +22,7 @@ cp tests/fixtures/tiny.bvh "$corpus/bvh/"
 # glTF seeds: a leading byte 0 selects .gltf (see fuzz_gltf.c)
 { printf '\0'; cat tests/fixtures/steps.gltf; } > "$corpus/gltf/steps"
 { printf '\0'; cat tests/fixtures/scale_modes.gltf; } > "$corpus/gltf/scale_modes"
+{ printf '\0'; cat tests/fixtures/morphs.gltf; } > "$corpus/gltf/morphs"
 { printf '\0'; cat /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf 2>/dev/null; } > "$corpus/gltf/simple_skin"
 for f in /usr/share/assimp/models/BVH/*.bvh; do
   # the CMU files are large; their first 4 KiB (hierarchy and some frames)

@@ -201,7 +201,9 @@ RUNE_API bool rune_clip_compressed(const rune_clip *clip, rune_clip_compression 
  * compressed clip section); 0 for a clip that holds keys. */
 RUNE_API size_t rune_clip_packed_size(const rune_clip *clip);
 /** Writes a compressed clip's stored form (rune_clip_packed_size bytes,
- * little-endian) to `out`; nothing for a clip that holds keys. */
+ * little-endian) to `out`; nothing for a clip that holds keys. The form
+ * holds the joints' data, not float curves: a .rune keeps those in a
+ * curves section of their own (rune_asset_encode writes both). */
 RUNE_API void rune_clip_packed_write(const rune_clip *clip, void *out);
 /** Rebuilds a compressed clip from its stored form. Every count, offset,
  * width, range, name and number is checked first: a corrupt form fails

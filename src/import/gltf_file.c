@@ -18,7 +18,8 @@ static uint32_t le32(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-bool rune__gltf_open(const char *path, gltf_file *g)
+/* Reads a .gltf or .glb; false when unreadable or malformed. */
+static bool gltf_open(const char *path, gltf_file *g)
 {
     memset(g, 0, sizeof *g);
     if (!(g->bytes = rune__read_file(path, MAX_ASSET_BYTES, &g->size)))
@@ -170,3 +171,20 @@ bool rune__gltf_has_suffix(const char *s, const char *suffix)
     return true;
 }
 
+
+json_t *rune__gltf_load(const char *path, gltf_file *g)
+{
+    memset(g, 0, sizeof *g);
+    if (!rune__gltf_has_suffix(path, ".gltf") && !rune__gltf_has_suffix(path, ".glb"))
+        return NULL;
+    return gltf_open(path, g) ? json_loadb(g->json, g->json_len, 0, NULL) : NULL;
+}
+
+const char *rune__gltf_node_name(json_t *root, json_int_t ni, rune__arena *arena)
+{
+    const char *name = json_string_value(json_object_get(json_array_get(json_object_get(root, "nodes"), (size_t)ni),
+                                                         "name"));
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "nodes[%lld]", (long long)ni);
+    return rune__arena_strdup(arena, name ? name : fallback);
+}

@@ -22,8 +22,6 @@ typedef struct gltf_file {
     char dir[1024]; /* for relative buffer URIs */
 } gltf_file;
 
-/* Reads a .gltf or .glb; false when unreadable or malformed. */
-bool rune__gltf_open(const char *path, gltf_file *g);
 /* Accessor `a` as count x width floats in the arena (SCALAR, VEC3, VEC4;
  * floats or normalized integers); NULL when it is something else or its
  * bytes are missing (*nomem when the arena ran out). */
@@ -31,5 +29,11 @@ const float *rune__gltf_floats(const gltf_file *g, json_t *root, rune__arena *ar
                                 int *width, bool *nomem);
 /* Whether s ends with the lower-case suffix, in any case. */
 bool rune__gltf_has_suffix(const char *s, const char *suffix);
+/* A .gltf or .glb file read and its JSON parsed: the root (json_decref,
+ * then free g->bytes), or NULL for other files or unreadable JSON. */
+json_t *rune__gltf_load(const char *path, gltf_file *g);
+/* Node ni's name as assimp gives it ("nodes[N]" for an unnamed node),
+ * copied into the arena (NULL: out of memory). */
+const char *rune__gltf_node_name(json_t *root, json_int_t ni, rune__arena *arena);
 
 #endif

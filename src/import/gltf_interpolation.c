@@ -14,11 +14,8 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
 {
     *out = NULL;
     *nomem = false;
-    if (!rune__gltf_has_suffix(path, ".gltf") && !rune__gltf_has_suffix(path, ".glb"))
-        return 0;
     gltf_file g;
-    json_t *root = rune__gltf_open(path, &g) ? json_loadb(g.json, g.json_len, 0, NULL) : NULL;
-    json_t *anims = json_object_get(root, "animations"), *nodes = json_object_get(root, "nodes");
+    json_t *root = rune__gltf_load(path, &g), *anims = json_object_get(root, "animations");
     size_t count = 0, ai, ci;
     json_t *a, *c;
     json_array_foreach(anims, ai, a) count += json_array_size(json_object_get(a, "channels"));
@@ -32,23 +29,16 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
                 break;
             json_t *target = json_object_get(c, "target");
             json_t *sampler = json_array_get(samplers, (size_t)json_integer_value(json_object_get(c, "sampler")));
-            const char *interp = json_string_value(json_object_get(sampler, "interpolation"));
             const char *p = json_string_value(json_object_get(target, "path"));
-            json_int_t node = json_integer_value(json_object_get(target, "node"));
-            const char *name = json_string_value(json_object_get(json_array_get(nodes, (size_t)node), "name"));
-            char fallback[32];
-            snprintf(fallback, sizeof fallback, "nodes[%lld]", (long long)node); /* assimp's name for it */
             gltf_channel_mode *e = &m[k];
             e->animation = ai;
-            e->node = rune__arena_strdup(arena, name ? name : fallback);
+            e->node = rune__gltf_node_name(root, json_integer_value(json_object_get(target, "node")), arena);
             static const char *const paths[] = {"translation", "rotation", "scale"};
             e->path = GLTF_OTHER;
             for (int q = 0; p && q < 3; q++)
                 if (strcmp(p, paths[q]) == 0)
                     e->path = (gltf_path)q;
-            e->mode = interp && strcmp(interp, "STEP") == 0
-                          ? GLTF_STEP
-                          : (interp && strcmp(interp, "CUBICSPLINE") == 0 ? GLTF_CUBIC : GLTF_LINEAR);
+            e->mode = rune__gltf_sampler_mode(sampler);
             e->times = e->values = NULL;
             e->keys = 0;
             e->width = 0;
@@ -76,6 +66,14 @@ size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_chann
     free(g.bytes);
     *out = m;
     return k;
+}
+
+gltf_mode rune__gltf_sampler_mode(json_t *sampler)
+{
+    const char *interp = json_string_value(json_object_get(sampler, "interpolation"));
+    return interp && strcmp(interp, "STEP") == 0
+               ? GLTF_STEP
+               : (interp && strcmp(interp, "CUBICSPLINE") == 0 ? GLTF_CUBIC : GLTF_LINEAR);
 }
 
 const gltf_channel_mode *rune__gltf_channel(const gltf_channel_mode *m, size_t n, size_t animation, const char *node,

@@ -2,6 +2,7 @@
 #ifndef RUNE_SRC_IMPORT_GLTF_INTERPOLATION_H
 #define RUNE_SRC_IMPORT_GLTF_INTERPOLATION_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "../base/arena.h"
@@ -29,6 +30,8 @@ typedef struct gltf_channel_mode {
  * is then incomplete, and the import must fail rather than silently lose
  * STEP and CUBICSPLINE modes. */
 size_t rune__gltf_channel_modes(const char *path, rune__arena *arena, gltf_channel_mode **out, bool *nomem);
+/** A sampler's "interpolation" (LINEAR when absent or unknown). */
+gltf_mode rune__gltf_sampler_mode(json_t *sampler);
 /** The entry of one channel, or NULL (then linear). */
 const gltf_channel_mode *rune__gltf_channel(const gltf_channel_mode *m, size_t n, size_t animation, const char *node,
                                             gltf_path path);

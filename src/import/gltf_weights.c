@@ -33,10 +33,7 @@ static const char *target_name(json_t *root, json_t *node, const char *node_name
 static bool read_channel(const gltf_file *g, json_t *root, json_t *sampler, json_t *node, gltf_weights *e,
                          rune__arena *arena, bool *nomem)
 {
-    const char *interp = json_string_value(json_object_get(sampler, "interpolation"));
-    e->mode = interp && strcmp(interp, "STEP") == 0
-                  ? GLTF_STEP
-                  : (interp && strcmp(interp, "CUBICSPLINE") == 0 ? GLTF_CUBIC : GLTF_LINEAR);
+    e->mode = rune__gltf_sampler_mode(sampler);
     size_t nt = 0, nv = 0;
     int wt = 0, wv = 0;
     e->times = rune__gltf_floats(g, root, arena, json_integer_value(json_object_get(sampler, "input")), &nt, &wt,
@@ -65,11 +62,9 @@ size_t rune__gltf_weight_channels(const char *path, rune__arena *arena, gltf_wei
 {
     *out = NULL;
     *nomem = false;
-    if (!rune__gltf_has_suffix(path, ".gltf") && !rune__gltf_has_suffix(path, ".glb"))
-        return 0;
     gltf_file g;
-    json_t *root = rune__gltf_open(path, &g) ? json_loadb(g.json, g.json_len, 0, NULL) : NULL;
-    json_t *anims = json_object_get(root, "animations"), *nodes = json_object_get(root, "nodes");
+    json_t *root = rune__gltf_load(path, &g), *anims = json_object_get(root, "animations");
+    json_t *nodes = json_object_get(root, "nodes");
     size_t count = 0, ai, ci, k = 0;
     json_t *a, *c;
     json_array_foreach(anims, ai, a) json_array_foreach(json_object_get(a, "channels"), ci, c) count +=
@@ -85,19 +80,15 @@ size_t rune__gltf_weight_channels(const char *path, rune__arena *arena, gltf_wei
             if (!w || !p || strcmp(p, "weights") != 0)
                 continue;
             json_int_t ni = json_integer_value(json_object_get(target, "node"));
-            json_t *node = json_array_get(nodes, (size_t)ni);
-            const char *name = json_string_value(json_object_get(node, "name"));
-            char fallback[32];
-            snprintf(fallback, sizeof fallback, "nodes[%lld]", (long long)ni); /* assimp's name for it */
             gltf_weights *e = &w[k];
             memset(e, 0, sizeof *e);
             e->animation = ai;
-            if (!(e->node = rune__arena_strdup(arena, name ? name : fallback))) {
+            if (!(e->node = rune__gltf_node_name(root, ni, arena))) {
                 *nomem = true;
                 continue;
             }
             json_t *sampler = json_array_get(samplers, (size_t)json_integer_value(json_object_get(c, "sampler")));
-            e->readable = read_channel(&g, root, sampler, node, e, arena, nomem);
+            e->readable = read_channel(&g, root, sampler, json_array_get(nodes, (size_t)ni), e, arena, nomem);
             k++;
         }
     }

@@ -518,6 +518,26 @@ static void test_fixture_loads(void **state)
     assert_int_equal(z.samples, 40);
     assert_true(z.max_error <= z.precision);
     rune_asset_destroy(a);
+    /* that file is version 1 (rune 0.3, before curves): it still loads;
+     * morphs.rune, tests/fixtures/morphs.gltf imported (version 2), holds
+     * its six morph curves compressed within the default 1e-4 */
+    FILE *f = fopen(RUNE_TEST_DATA "/fixtures/cmu_excerpt_compressed.rune", "rb");
+    unsigned char head[12];
+    assert_non_null(f);
+    assert_int_equal(fread(head, 1, sizeof head, f), sizeof head);
+    fclose(f);
+    assert_int_equal(head[8], 1);
+    assert_int_equal(rune_asset_load_file(RUNE_TEST_DATA "/fixtures/morphs.rune", NULL, &a, &err), RUNE_OK);
+    const rune_clip *c = rune_asset_clip(a, 0);
+    assert_true(rune_clip_compressed(c, &z));
+    assert_int_equal(rune_clip_curve_count(c), 6);
+    assert_float_equal(z.curve_precision, 1e-4f, 0.0f);
+    rune_curve_sample s;
+    rune_clip_sample_curve(c, (size_t)rune_clip_find_curve(c, "Face/smile"), 1.5f, &s);
+    assert_float_equal(s.value, 0.75f, 1e-4f); /* .5 of the way from 1 to .5 */
+    rune_clip_sample_curve(c, (size_t)rune_clip_find_curve(c, "Lid/0"), 0.5f, &s);
+    assert_float_equal(s.value, 0.875f, 1e-4f); /* the Hermite of test_import.c */
+    rune_asset_destroy(a);
 }
 
 int main(void)

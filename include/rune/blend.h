@@ -127,6 +127,11 @@ RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 /** Per-leaf results of the last set_params (for tools and tests). */
 RUNE_API size_t rune_motion_player_leaf_count(const rune_motion_player *player);
 RUNE_API float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);
+/** The weight a leaf is sampled and travels at: 0 at or below
+ * RUNE_MOTION_EPSILON (not sampled), otherwise its weight scaled so the
+ * sampled leaves sum to what every leaf's weight sums to (so skipping a
+ * negligible leaf never lowers the blend's coverage). */
+RUNE_API float rune_motion_player_leaf_share(const rune_motion_player *player, size_t leaf);
 RUNE_API float rune_motion_player_leaf_speed(const rune_motion_player *player, size_t leaf);
 RUNE_API uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
 /** The binding a leaf samples through. */

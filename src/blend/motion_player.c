@@ -20,6 +20,7 @@ struct rune_motion_player {
     float *weight;
     float *speed;
     float *local; /* per sample: the node-local weights */
+    float keep;   /* what scales the leaves above RUNE_MOTION_EPSILON so they sum to all of them */
     /* progress = cycles + phase, phase in [0, 1): the phase is reduced
      * every advance, so hours of play do not drift, and a huge step
      * saturates the count instead of losing the phase */
@@ -141,6 +142,19 @@ void rune_motion_player_set_params(rune_motion_player *p, const float *params)
 {
     size_t leaf = 0;
     expand(p, params, 0, 1.0f, 1.0f, &leaf);
+    /* leaves at or below the epsilon are not sampled; the rest take their
+     * weight, so the blend's coverage stays what its weights sum to */
+    double all = 0.0, kept = 0.0;
+    for (size_t i = 0; i < p->leaves; i++) {
+        all += p->weight[i];
+        kept += p->weight[i] > RUNE_MOTION_EPSILON ? p->weight[i] : 0.0f;
+    }
+    p->keep = kept > 0.0 ? (float)(all / kept) : 0.0f;
+}
+
+float rune_motion_player_leaf_share(const rune_motion_player *p, size_t i)
+{
+    return p->weight[i] > RUNE_MOTION_EPSILON ? p->weight[i] * p->keep : 0.0f;
 }
 
 static bool leaf_active(const rune_motion_player *p, size_t i)
@@ -241,11 +255,12 @@ static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->leaves; i++) {
-        if (!(p->weight[i] > RUNE_MOTION_EPSILON))
+        float share = rune_motion_player_leaf_share(p, i);
+        if (!(share > 0.0f))
             continue;
         rune_track *tr = &p->track[at_zero ? p->leaves + i : i];
         tr->time = at_zero ? 0.0 : rune_motion_player_leaf_time(p, i);
-        p->contrib[n++] = (rune_contribution){NULL, p->weight[i], 0, tr};
+        p->contrib[n++] = (rune_contribution){NULL, share, 0, tr};
     }
     rune_mix_mean(p->contrib, n, RUNE_SIMD_AUTO, out);
 }

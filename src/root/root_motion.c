@@ -76,8 +76,8 @@ void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec
 {
     size_t n = rune_motion_player_leaf_count(p);
     for (size_t i = 0; i < n; i++) {
-        float w = weight * rune_motion_player_leaf_weight(p, i);
-        if (!(w > RUNE_MOTION_EPSILON))
+        float w = weight * rune_motion_player_leaf_share(p, i);
+        if (!(w > 0.0f))
             continue;
         const rune_binding *b = rune_motion_player_leaf_binding(p, i);
         rune_root_travel t = rune_root_clip_travel(b, root, up, rune_motion_player_leaf_clock(p, i, from),

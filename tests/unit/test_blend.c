@@ -286,6 +286,41 @@ static void test_cycle_duration_and_phase(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* Issue 28: a leaf at or below RUNE_MOTION_EPSILON is not sampled, but the
+ * kept leaves carry its weight. 1D over clips a (x 0 -> 1 in 1 s) at 0 and
+ * b (x 0 -> 3 in 1.5 s) at 1, param .99995: weights .00005 and .99995;
+ * a is skipped, b's share is 1, so the pose is b's alone with coverage 1
+ * (before the fix: coverage .99995, x shrunk toward rest by that much).
+ * At progress .5 b is at .75 s: x = 1.5. */
+static void test_skipped_leaf_keeps_coverage(void **state)
+{
+    (void)state;
+    bench b;
+    make_bench(&b, NULL);
+    rune_motion *m = two_clip_motion(1.0f);
+    rune_motion_player *p;
+    const rune_binding *binds[2] = {b.bind[0], b.bind[1]};
+    assert_int_equal(rune_motion_player_create(m, binds, NULL, &p, NULL), RUNE_OK);
+    rune_motion_player_set_params(p, (float[]){0.99995f});
+    near(rune_motion_player_leaf_weight(p, 0), 0.00005f, 1e-6f);
+    near(rune_motion_player_leaf_share(p, 0), 0.0f, 0);
+    near(rune_motion_player_leaf_share(p, 1), 1.0f, 1e-7f);
+    rune_motion_player_set_progress(p, 0.5);
+    rune_pose pose;
+    assert_int_equal(rune_pose_init_rig(&pose, b.rig, NULL, NULL), RUNE_OK);
+    rune_motion_player_sample(p, &pose);
+    near(pose.coverage[0], 1.0f, 1e-7f);
+    near(pose.tx[0], 1.5f, 1e-5f);
+    /* a split above the epsilon keeps both leaves at their own weights */
+    rune_motion_player_set_params(p, (float[]){0.25f});
+    near(rune_motion_player_leaf_share(p, 0), 0.75f, 1e-7f);
+    near(rune_motion_player_leaf_share(p, 1), 0.25f, 1e-7f);
+    rune_pose_release(&pose);
+    rune_motion_player_destroy(p);
+    rune_motion_destroy(m);
+    free_bench(&b);
+}
+
 static void test_motion_validation(void **state)
 {
     (void)state;
@@ -352,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_2d_cartesian),
         cmocka_unit_test(test_2d_directional),
         cmocka_unit_test(test_2d_directional_idle_not_cut_off),
+        cmocka_unit_test(test_skipped_leaf_keeps_coverage),
         cmocka_unit_test(test_2d_nonfinite_input),
         cmocka_unit_test(test_motion_no_phase_drift),
         cmocka_unit_test(test_nested_speeds),

@@ -44,8 +44,23 @@ RUNE_API rune_root_travel rune_root_clip_travel(const rune_binding *binding, int
 RUNE_API void rune_root_motion_travel(const rune_motion_player *player, int32_t root_joint, rune_vec3 up, double from,
                              double to, float weight, rune_root_travel *acc);
 
-/** Local travel -> the reported model-space delta. */
+/** Local travel -> the reported model-space delta, through the frame's
+ * rotation only (rune_root_rig_to_model is the rig's full rest space). */
 RUNE_API rune_root_delta rune_root_to_model(rune_xform root_frame, rune_root_travel travel);
+
+/** The rotation of a joint's pose space in the model at rest: its
+ * ancestors' frame rotations and its own, composed (root first). The
+ * root joint's up axis is rune_root_up_axis of a frame with this
+ * rotation. */
+RUNE_API rune_quat rune_root_rest_rotation(const rune_rig *rig, int32_t root_joint);
+
+/** Local travel -> the reported model-space delta in the units of model
+ * positions: the travel goes through the joint's frame rotation and rest
+ * scale, then each ancestor's (its rest model transform's linear part:
+ * v <- frame.r (scale * v), joint first), so a root whose rest frame
+ * holds the 0.01 scale of a centimetre rig reports metres. Yaw is the
+ * travel's. Zero for a joint outside the rig or a non-finite result. */
+RUNE_API rune_root_delta rune_root_rig_to_model(const rune_rig *rig, int32_t root_joint, rune_root_travel travel);
 
 /** Removes the horizontal translation and the yaw twist (about the model
  * up axis) from the root joint of an evaluated pose, keeping its vertical

@@ -81,13 +81,13 @@ static void visit_all(const rune_character *ch, root_ctx *c)
 
 rune_root_delta rune__character_root_travel(const rune_character *ch)
 {
-    rune_xform frame = rune_rig_frame(ch->rig, (size_t)ch->root);
-    root_ctx c = {.root = ch->root, .up = rune_root_up_axis(frame)};
+    rune_xform space = {{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(ch->rig, ch->root)};
+    root_ctx c = {.root = ch->root, .up = rune_root_up_axis(space)};
     visit_all(ch, &c);
     c.above[RUNE_PRIORITY_COUNT - 1] = 1.0f;
     for (int r = RUNE_PRIORITY_COUNT - 2; r >= 0; r--)
         c.above[r] = c.above[r + 1] * (1.0f - fminf(1.0f, c.sum[r + 1]));
     c.weigh = true;
     visit_all(ch, &c);
-    return rune_root_to_model(frame, c.acc);
+    return rune_root_rig_to_model(ch->rig, ch->root, c.acc);
 }

@@ -74,7 +74,8 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
     ch->root_delta = (rune_root_delta){0.0f, 0.0f, 0.0f};
     if (ch->root != RUNE_NO_ROOT) {
         ch->root_delta = rune__character_root_travel(ch);
-        rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, rune_rig_frame(ch->rig, (size_t)ch->root));
+        rune_xform space = {{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(ch->rig, ch->root)};
+        rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, space);
     }
     rune_animator_apply_controls(ch->anim);
     if (ch->matrices_each_frame)

@@ -198,13 +198,14 @@ static rune_status add_joints(importer *I)
     return RUNE_OK;
 }
 
-static int32_t joint_of(const import_box *b, const struct aiString *name)
+/* The joint of the node an animation channel names, or -1. */
+static int32_t joint_of_channel(const importer *I, size_t animation, size_t channel)
 {
-    for (size_t j = 0; j < b->imp.joint_count; j++) {
-        const struct aiString *nn = &b->nodes[j]->mName;
-        if (nn->length == name->length && memcmp(nn->data, name->data, name->length) == 0)
+    const struct aiNode *node =
+        rune__skeleton_node_named(I->scene, &I->scene->mAnimations[animation]->mChannels[channel]->mNodeName);
+    for (size_t j = 0; node && j < I->box->imp.joint_count; j++)
+        if (I->box->nodes[j] == node)
             return (int32_t)j;
-    }
     return -1;
 }
 
@@ -455,7 +456,7 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     bool loops = a->mNumChannels > 0;
     for (unsigned c = 0; c < a->mNumChannels; c++) {
         const struct aiNodeAnim *ch = &chans[c];
-        int32_t j = joint_of(I->box, &ch->mNodeName);
+        int32_t j = joint_of_channel(I, ai, c);
         if (j < 0) {
             warn(I, "animation \"%s\": channel for unknown node \"%.*s\" skipped", d->id, (int)ch->mNodeName.length,
                  ch->mNodeName.data);
@@ -532,46 +533,62 @@ static rune_status add_clip(importer *I, size_t ai, rune_sequence_desc *d)
     return RUNE_OK;
 }
 
-static bool skin_bone(const struct aiScene *sc, const struct aiString *name)
+/* Whether a channel moves its node: translation or rotation keys that
+ * are not all the same (assimp fills unanimated paths with the rest). */
+static bool channel_moves(const struct aiNodeAnim *ch)
 {
-    for (unsigned m = 0; m < sc->mNumMeshes; m++)
-        for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++) {
-            const struct aiString *bn = &sc->mMeshes[m]->mBones[b]->mName;
-            if (bn->length == name->length && memcmp(bn->data, name->data, name->length) == 0)
-                return true;
-        }
-    return false;
+    return !constant_vectors(ch->mPositionKeys, ch->mNumPositionKeys) || !constant_rotations(ch);
 }
 
-/* The default root-motion joint, by preference: the rig's root when it
- * has children and its translation keys move (a BVH's Hips); the first
- * animated bone of a skin with children, parents first (an FBX's root
- * bone, not its armature); the first animated joint with children; -1. */
+/* The default root-motion joint: the hips. Of the joints some animation
+ * moves, the one nearest the rig's root whose subtree holds more than half
+ * of the rig's joints (a larger subtree, then the first, breaks ties): a
+ * BVH's or Mixamo's Hips, not an armature that holds still nor an IK foot
+ * bone that moves before the body in the file. Without one, the first
+ * moving joint with children; -1 when nothing moves. Joints come parents
+ * first, so one backward pass counts every subtree. */
 static int32_t root_motion_joint(importer *I)
 {
     const rune_import *imp = &I->box->imp;
     const struct aiScene *sc = I->scene;
-    int32_t animated_joint = -1;
-    for (size_t j = 0; j < imp->joint_count; j++) {
-        bool children = false, animated = false, travels = false;
-        for (size_t k = j + 1; !children && k < imp->joint_count; k++)
-            children = strcmp(imp->joints[k].parent, imp->joints[j].part) == 0;
-        for (unsigned a = 0; children && a < sc->mNumAnimations; a++)
-            for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++) {
-                const struct aiNodeAnim *ch = sc->mAnimations[a]->mChannels[c];
-                if (joint_of(I->box, &ch->mNodeName) == (int32_t)j) {
-                    animated = true;
-                    travels |= !constant_vectors(ch->mPositionKeys, ch->mNumPositionKeys);
-                }
-            }
-        if (!animated)
-            continue;
-        if ((j == 0 && travels) || skin_bone(sc, &I->box->nodes[j]->mName))
-            return (int32_t)j;
-        if (animated_joint < 0)
-            animated_joint = (int32_t)j;
+    size_t n = imp->joint_count;
+    int32_t *parent = rune__arena_array(&I->box->arena, n ? n : 1, sizeof *parent);
+    size_t *depth = rune__arena_array(&I->box->arena, n ? n : 1, sizeof *depth);
+    size_t *subtree = rune__arena_array(&I->box->arena, n ? n : 1, sizeof *subtree);
+    bool *moves = rune__arena_array(&I->box->arena, n ? n : 1, sizeof *moves);
+    if (!parent || !depth || !subtree || !moves)
+        return -1; /* only a default: none rather than a failed import */
+    for (size_t j = 0; j < n; j++) {
+        parent[j] = -1;
+        for (size_t k = 0; k < j && parent[j] < 0; k++)
+            if (imp->joints[j].parent[0] && strcmp(imp->joints[k].part, imp->joints[j].parent) == 0)
+                parent[j] = (int32_t)k;
+        depth[j] = parent[j] < 0 ? 0 : depth[parent[j]] + 1;
+        subtree[j] = 1;
+        moves[j] = false;
     }
-    return animated_joint;
+    for (size_t j = n; j-- > 0;)
+        if (parent[j] >= 0)
+            subtree[parent[j]] += subtree[j];
+    for (unsigned a = 0; a < sc->mNumAnimations; a++)
+        for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++) {
+            const struct aiNodeAnim *ch = sc->mAnimations[a]->mChannels[c];
+            int32_t j = joint_of_channel(I, a, c);
+            if (j >= 0 && channel_moves(ch))
+                moves[j] = true;
+        }
+    int32_t hips = -1, fallback = -1;
+    for (size_t j = 0; j < n; j++) {
+        if (!moves[j])
+            continue;
+        if (fallback < 0 && subtree[j] > 1)
+            fallback = (int32_t)j;
+        if (2 * subtree[j] <= n)
+            continue;
+        if (hips < 0 || depth[j] < depth[hips] || (depth[j] == depth[hips] && subtree[j] > subtree[hips]))
+            hips = (int32_t)j;
+    }
+    return hips >= 0 ? hips : fallback;
 }
 
 static rune_status convert(importer *I)

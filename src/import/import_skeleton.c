@@ -32,22 +32,60 @@ static bool named_in(const struct aiString *name, const struct aiScene *sc)
     return false;
 }
 
-/* Marks what the skeleton is made of: skin bones and animated nodes. */
+/* A node that is only a transform: no mesh, camera or light of its own. */
+static bool transform_only(const struct aiScene *sc, const struct aiNode *n)
+{
+    return n->mNumMeshes == 0 && !named_in(&n->mName, sc);
+}
+
+/* Depth first from n, parents first: the first node named `name` that is
+ * only a transform, else (in *any) the first so named at all. */
+static const struct aiNode *find_named(const struct aiScene *sc, const struct aiNode *n, const struct aiString *name,
+                                       const struct aiNode **any)
+{
+    if (same_name(&n->mName, name)) {
+        if (transform_only(sc, n))
+            return n;
+        if (!*any)
+            *any = n;
+    }
+    for (unsigned i = 0; i < n->mNumChildren; i++) {
+        const struct aiNode *f = find_named(sc, n->mChildren[i], name, any);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name)
+{
+    const struct aiNode *any = NULL;
+    const struct aiNode *f = find_named(sc, sc->mRootNode, name, &any);
+    return f ? f : any;
+}
+
+static void mark_node(skeleton_node *nodes, size_t n, const struct aiNode *node, bool *any)
+{
+    for (size_t i = 0; node && i < n; i++)
+        if (nodes[i].node == node) {
+            nodes[i].flags |= SKELETON_SEED;
+            *any = true;
+            return;
+        }
+}
+
+/* Marks what the skeleton is made of: the nodes that skin bones and
+ * animation channels name (each name resolved to one node, so a mesh that
+ * shares a bone's name stays out). */
 static bool mark_seeds(const struct aiScene *sc, skeleton_node *nodes, size_t n)
 {
     bool any = false;
-    for (size_t i = 0; i < n; i++) {
-        const struct aiString *name = &nodes[i].node->mName;
-        bool seed = false;
-        for (unsigned m = 0; !seed && m < sc->mNumMeshes; m++)
-            for (unsigned b = 0; !seed && b < sc->mMeshes[m]->mNumBones; b++)
-                seed = same_name(name, &sc->mMeshes[m]->mBones[b]->mName);
-        for (unsigned a = 0; !seed && a < sc->mNumAnimations; a++)
-            for (unsigned c = 0; !seed && c < sc->mAnimations[a]->mNumChannels; c++)
-                seed = same_name(name, &sc->mAnimations[a]->mChannels[c]->mNodeName);
-        nodes[i].flags |= seed ? SKELETON_SEED : 0;
-        any |= seed;
-    }
+    for (unsigned m = 0; m < sc->mNumMeshes; m++)
+        for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++)
+            mark_node(nodes, n, rune__skeleton_node_named(sc, &sc->mMeshes[m]->mBones[b]->mName), &any);
+    for (unsigned a = 0; a < sc->mNumAnimations; a++)
+        for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++)
+            mark_node(nodes, n, rune__skeleton_node_named(sc, &sc->mAnimations[a]->mChannels[c]->mNodeName), &any);
     return any;
 }
 
@@ -57,7 +95,7 @@ static void mark_plain(const struct aiScene *sc, skeleton_node *nodes, size_t n)
 {
     for (size_t i = n; i-- > 0;) {
         const struct aiNode *node = nodes[i].node;
-        bool plain = node->mNumMeshes == 0 && !named_in(&node->mName, sc);
+        bool plain = transform_only(sc, node);
         for (size_t k = i + 1; plain && k < n && nodes[k].parent >= (int32_t)i; k++)
             if (nodes[k].parent == (int32_t)i)
                 plain = (nodes[k].flags & SKELETON_PLAIN) != 0;

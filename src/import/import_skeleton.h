@@ -27,6 +27,13 @@ typedef struct skeleton_node {
  * *root is 0. Returns the node count. */
 size_t rune__skeleton_select(const struct aiScene *sc, skeleton_node *nodes, size_t cap, int32_t *root);
 
+/** The node a bone or an animation channel names: of the nodes so named,
+ * the first (parents first) that is only a transform (no mesh, camera or
+ * light), else the first; NULL when none is. assimp links bones and
+ * channels to nodes by name only, and files repeat names (a mesh named
+ * as the bone that moves it). */
+const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name);
+
 /** The product of the transforms above node `root` (identity for the
  * scene's root node): what folds into the rig's root. */
 struct aiMatrix4x4 rune__skeleton_above(const skeleton_node *nodes, int32_t root);

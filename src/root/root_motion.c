@@ -96,6 +96,35 @@ rune_root_delta rune_root_to_model(rune_xform frame, rune_root_travel travel)
     return d;
 }
 
+static bool in_rig(const rune_rig *rig, int32_t j) { return j >= 0 && (size_t)j < rune_rig_joint_count(rig); }
+
+rune_quat rune_root_rest_rotation(const rune_rig *rig, int32_t root)
+{
+    rune_quat r = rune_q(0.0f, 0.0f, 0.0f, 1.0f);
+    const int32_t *parents = rune_rig_parents(rig);
+    for (int32_t j = root; in_rig(rig, j); j = parents[j])
+        r = rune_q_mul(rune_rig_frame(rig, (size_t)j).r, r);
+    return rune_q_normalize(r);
+}
+
+rune_root_delta rune_root_rig_to_model(const rune_rig *rig, int32_t root, rune_root_travel travel)
+{
+    rune_root_delta d = {0.0f, 0.0f, 0.0f};
+    if (!in_rig(rig, root))
+        return d;
+    /* parents are listed before children, so the walk up ends */
+    const int32_t *parents = rune_rig_parents(rig);
+    rune_vec3 v = travel.t;
+    for (int32_t j = root; in_rig(rig, j); j = parents[j]) {
+        rune_vec3 s = rune_rig_frame_scale(rig, (size_t)j);
+        v = rune_q_rotate(rune_rig_frame(rig, (size_t)j).r, rune_v3(s.x * v.x, s.y * v.y, s.z * v.z));
+    }
+    d = (rune_root_delta){v.x, v.z, travel.yaw};
+    if (!isfinite(d.dx) || !isfinite(d.dz) || !isfinite(d.yaw))
+        d.dx = d.dz = d.yaw = 0.0f;
+    return d;
+}
+
 void rune_root_strip(rune_pose *pose, int32_t root, rune_xform frame)
 {
     if (root < 0 || (size_t)root >= pose->count)

@@ -16,6 +16,7 @@
 #include <assimp/scene.h>
 
 #include "rune/import.h"
+#include "rune/root.h"
 #include "counting_alloc.h"
 
 #include <math.h>
@@ -335,6 +336,55 @@ static void test_gltf_scale_modes(void **state)
     imported_clip_free(&x);
 }
 
+/* tests/fixtures/robot_like.gltf (make_rig_fixtures.py): a mesh node
+ * "Torso" comes before the spine bone "Torso" in node order, and the IK
+ * bone Foot.L moves before the body. The mesh stays out of the rig (the
+ * channel's name resolves to the node that is only a transform), so the
+ * bone keeps its name and its rotation keys: R_y(90) at 1 s. The
+ * root-motion joint is the moving joint nearest the root whose subtree
+ * holds most of the rig: Body (6 of 9 joints), not Foot.L (2). */
+static void test_gltf_names_and_hips(void **state)
+{
+    (void)state;
+    imported_clip x;
+    import_first_clip(RUNE_TEST_DATA "/fixtures/robot_like.gltf", &x);
+    assert_int_equal(x.imp->joint_count, 9);
+    for (size_t j = 0; j < x.imp->joint_count; j++)
+        assert_null(strstr(x.imp->joints[j].part, "Torso_2"));
+    assert_int_equal(rune_rig_find(x.rig, "RobotArmature/Torso"), -1);
+    int32_t torso = rune_rig_find(x.rig, "Hips/Torso"), foot = rune_rig_find(x.rig, "Bone/Foot.L");
+    assert_true(torso >= 0 && foot >= 0);
+    assert_string_equal(x.imp->joints[x.imp->root_joint].part, "Body");
+    const float h = 0.70710678f;
+    expect_channel(&x, 1.0f, x.p.qy, torso, h, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.qw, torso, h, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.qx, foot, h, 1e-6f);
+    /* Head hangs from the bone, 0.4 above it */
+    int32_t head = rune_rig_find(x.rig, "Torso/Head");
+    assert_true(head >= 0);
+    assert_float_equal(rune_rig_frame(x.rig, (size_t)head).t.y, 0.4f, 1e-6f);
+    imported_clip_free(&x);
+}
+
+/* tests/fixtures/centimetre_rig.gltf: the Armature's 0.01 scale folds into
+ * the hips' rest frame, and root motion is in model units: 100 units of
+ * pose travel along z over the 1 s clip are 1 model unit. */
+static void test_gltf_centimetre_root_motion(void **state)
+{
+    (void)state;
+    imported_clip x;
+    import_first_clip(RUNE_TEST_DATA "/fixtures/centimetre_rig.gltf", &x);
+    int32_t hips = x.imp->root_joint;
+    assert_string_equal(x.imp->joints[hips].part, "Hips");
+    assert_float_equal(rune_rig_frame_scale(x.rig, (size_t)hips).z, 0.01f, 1e-8f);
+    rune_root_travel t = rune_root_clip_travel(x.b, hips, rune_v3(0, 1, 0), 0.0, 1.0);
+    assert_float_equal(t.t.z, 100.0f, 1e-4f);
+    rune_root_delta d = rune_root_rig_to_model(x.rig, hips, t);
+    assert_float_equal(d.dz, 1.0f, 1e-6f);
+    assert_float_equal(d.dx, 0.0f, 1e-6f);
+    imported_clip_free(&x);
+}
+
 static float curve_at(const rune_clip *c, const char *name, float t)
 {
     int32_t i = rune_clip_find_curve(c, name);
@@ -496,6 +546,8 @@ int main(void)
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_gltf_step_and_cubic),
         cmocka_unit_test(test_gltf_scale_modes),
+        cmocka_unit_test(test_gltf_names_and_hips),
+        cmocka_unit_test(test_gltf_centimetre_root_motion),
         cmocka_unit_test(test_gltf_morph_weights),
         cmocka_unit_test(test_animated_morph_cube),
         cmocka_unit_test(test_negative_frames),

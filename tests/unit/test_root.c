@@ -121,12 +121,41 @@ static void test_root_strip_and_axis(void **state)
     rune_pose_release(&p);
 }
 
+/* Issue 29: travel converts through the rest frames and scales of the
+ * joint and its ancestors. Root scale (1, 2, 3) turned 90 deg about Z,
+ * child scale 0.5: local (1, 1, 0) -> (.5, .5, 0) -> scaled (.5, 1, 0) ->
+ * R_z(90) (.5, 1, 0) = (-1, .5, 0): dx -1, dz 0. A (0, 0, 2) travel:
+ * (0, 0, 1) -> (0, 0, 3) -> dz 3. Outside the rig: zero. */
+static void test_root_rig_space(void **state)
+{
+    (void)state;
+    rune_joint_desc j[2] = {{"Root", NULL, {{0, 0, 0}, {0, 0, 0.70710678f, 0.70710678f}}, {1, 2, 3}, true},
+                            {"Hips", "Root", {{0, 1, 0}, {0, 0, 0, 1}}, {0.5f, 0.5f, 0.5f}, true}};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(j, 2, NULL, &rig, NULL), RUNE_OK);
+    rune_root_delta d = rune_root_rig_to_model(rig, 1, (rune_root_travel){{1, 1, 0}, 0.25f});
+    near(d.dx, -1, EPS);
+    near(d.dz, 0, EPS);
+    near(d.yaw, 0.25f, 0);
+    d = rune_root_rig_to_model(rig, 1, (rune_root_travel){{0, 0, 2}, 0});
+    near(d.dx, 0, EPS);
+    near(d.dz, 3, EPS);
+    rune_quat r = rune_root_rest_rotation(rig, 1);
+    near(r.z, 0.70710678f, EPS);
+    near(r.w, 0.70710678f, EPS);
+    d = rune_root_rig_to_model(rig, 2, (rune_root_travel){{1, 1, 1}, 1});
+    near(d.dx, 0, 0);
+    near(d.yaw, 0, 0);
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_space_chain),
         cmocka_unit_test(test_skinning_at_rest_is_identity),
         cmocka_unit_test(test_root_strip_and_axis),
+        cmocka_unit_test(test_root_rig_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

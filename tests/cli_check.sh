@@ -75,6 +75,29 @@ for f in scenario.txt asset.bin; do
 done
 expect 2 "render a .rune from stdin" -- sh -c "'$rune' render - -o '$work/stdin.png' <'$work/asset.bin'"
 
+# loops at import, and the clip a tool plays (issue 29): robot_like.gltf
+# holds Walk (1 s) then Idle (2 s), neither looping
+robot="$here/fixtures/robot_like.gltf"
+expect 0 "import --loop" -- "$rune" import "$robot" -o "$work/loop_all" --json --quiet --loop
+[ "$(grep -o '"loop":true' "$work/loop_all/robot_like.json" | wc -l)" = 2 ] || fail "import --loop: not every clip loops"
+expect 0 "import --loop-clips Idle" -- "$rune" import "$robot" -o "$work/loop_idle" --json --quiet --loop-clips Idle
+grep -q '"id":"Walk".*"loop":false' "$work/loop_idle/robot_like.json" &&
+  grep -q '"id":"Idle".*"loop":true' "$work/loop_idle/robot_like.json" || fail "--loop-clips Idle: $(grep -o '"id":"[A-Za-z]*"[^k]*"loop":[a-z]*' "$work/loop_idle/robot_like.json")"
+expect 2 "import --loop-clips of an unknown clip" -- "$rune" import "$robot" -o "$work/loop_bad" --quiet --loop-clips Idle,Run
+grep -q 'no clip "Run" (--loop-clips; the clips are "Walk", "Idle")' "$work/err" || fail "--loop-clips Run: $(cat "$work/err")"
+[ ! -e "$work/loop_bad/robot_like.rune" ] || fail "a refused --loop-clips wrote its output"
+expect 2 "import --loop and --loop-clips" -- "$rune" import "$robot" -o "$work/loop_bad" --quiet --loop --loop-clips Idle
+expect 0 "import robot_like" -- "$rune" import "$robot" -o "$work/robot" --quiet
+for f in "$robot" "$work/robot/robot_like.rune"; do
+  expect 0 "render --clip Idle $(basename "$f")" -- "$rune" render "$f" -o "$work/idle_$(basename "$f").svg" --clip Idle --quiet
+  expect 0 "inspect --clip Idle $(basename "$f")" -- "$rune" inspect "$f" -o "$work/idle_$(basename "$f").html" --clip Idle --quiet
+  grep -q '"Idle"' "$work/idle_$(basename "$f").html" && ! grep -q '"Walk"' "$work/idle_$(basename "$f").html" ||
+    fail "inspect --clip Idle $(basename "$f"): the page does not play Idle alone"
+  expect 2 "render --clip of an unknown clip" -- "$rune" render "$f" -o "$work/never.svg" --clip Run --quiet
+  grep -q 'no clip "Run" (the clips are "Walk", "Idle")' "$work/err" || fail "render --clip Run: $(cat "$work/err")"
+done
+expect 2 "render --clip of a scenario" -- "$rune" render "$scn" -o "$work/never.svg" --clip Idle
+
 # stdin, and the same output as from the file
 "$rune" eval "$scn" >"$work/from_file.json" || fail "eval FILE failed"
 expect 0 "eval -" -- sh -c "'$rune' eval - <'$scn'"

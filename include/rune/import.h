@@ -27,11 +27,11 @@ typedef struct rune_import {
     size_t clip_count;
     const char **warnings; /**< what could not be represented or was left out */
     size_t warning_count;
-    int32_t root_joint;    /**< default root-motion joint: the rig's root
-                                when its translation keys move (a BVH's
-                                Hips), else the first animated skin bone
-                                with children, else the first animated
-                                joint with children; -1: none */
+    int32_t root_joint;    /**< default root-motion joint, the hips: of the
+                                joints an animation moves, the one nearest
+                                the rig's root whose subtree holds more
+                                than half of the joints (else the first
+                                moving joint with children); -1: none */
 } rune_import;
 
 /** Imports an asset file through assimp.
@@ -53,14 +53,24 @@ typedef struct rune_import {
  *   interpolated channels, a 0.1 ms ramp); CUBICSPLINE channels are
  *   resampled from the asset's own values and tangents (16 points per key
  *   interval), since assimp drops the tangents.
- * - Morph target and vertex animation cannot be represented and are
- *   reported in `warnings`, never silently dropped. */
+ * - Bones and channels name their nodes; a name resolves to the first node
+ *   so named that is only a transform (no mesh, camera or light), else the
+ *   first, so a mesh sharing a bone's name stays out of the rig.
+ * - Morph target weights become float curves named MESH/TARGET; vertex
+ *   animation cannot be represented and is reported in `warnings`, never
+ *   silently dropped. */
 RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
 /** The same from bytes in memory; `hint` is the format's file extension
  * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */
 RUNE_API rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
                                const rune_allocator *alloc, rune_import **out, rune_error *err);
 RUNE_API void rune_import_destroy(rune_import *imp);
+
+/** Sets the loop flag of the clip whose id is `id`, or of every clip when
+ * `id` is NULL (imports loop a clip only when every channel's post-state
+ * is "repeat", which few exporters write). RUNE_E_NOT_FOUND, naming the
+ * id, when no clip has it. */
+RUNE_API rune_status rune_import_set_loop(rune_import *imp, const char *id, bool loop, rune_error *err);
 
 /** Writes the import as a scenario document (rig, clips, and a timeline
  * that plays the first clip once at 30 frames per second). */

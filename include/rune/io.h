@@ -282,12 +282,14 @@ typedef struct rune_document_desc {
     const rune_sequence_desc *clips;
     size_t clip_count;
     int32_t root_joint;             /**< root-motion joint, or -1: "root_motion": false */
+    size_t play;                    /**< the clip the timeline plays (0, or one past the
+                                         clips: the first) */
 } rune_document_desc;
 
 /** Writes a scenario document (docs/scenario.md): the rig, every clip
  * (floats with 9 significant digits, so they read back exactly; one line a
  * joint and a keyframe, so a mocap clip stays megabytes and diffs by line)
- * and a timeline that plays the first clip once at 30 frames per second.
+ * and a timeline that plays clip `play` once at 30 frames per second.
  * RUNE_E_IO ("SOURCE: cannot write the scenario") when a write fails. */
 RUNE_API rune_status rune_scenario_write(const rune_document_desc *doc, FILE *f, rune_error *err);
 

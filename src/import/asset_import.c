@@ -751,3 +751,16 @@ void rune_import_destroy(rune_import *imp)
     rune__arena_release(&box->arena);
     rune__free(&a, box, 1, sizeof *box);
 }
+
+rune_status rune_import_set_loop(rune_import *imp, const char *id, bool loop, rune_error *err)
+{
+    bool found = false;
+    for (size_t c = 0; c < imp->clip_count; c++)
+        if (!id || strcmp(imp->clips[c].id, id) == 0) {
+            imp->clips[c].loop = loop;
+            found = true;
+        }
+    if (!found && id)
+        return rune_fail(err, RUNE_E_NOT_FOUND, "%s: no clip \"%s\"", imp->source, id);
+    return RUNE_OK;
+}

@@ -6,6 +6,6 @@
 rune_status rune_import_write_scenario(const rune_import *imp, FILE *f, rune_error *err)
 {
     rune_document_desc doc = {imp->source, imp->joints, imp->joint_count, imp->clips, imp->clip_count,
-                              imp->root_joint};
+                              imp->root_joint, 0};
     return rune_scenario_write(&doc, f, err);
 }

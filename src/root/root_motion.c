@@ -38,6 +38,22 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
     return r;
 }
 
+/* Steps that measure a cycle's yaw: the twist is unwrapped step by step,
+ * so a clip that turns more than half a turn (a 180 or 360 degree spin)
+ * reports its whole turn, which one wrapped end-minus-start cannot. */
+#define CYCLE_YAW_STEPS 64
+
+static double cycle_yaw(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
+{
+    double total = 0.0, prev = sample(clip, track, up, 0.0).yaw;
+    for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
+        double y = sample(clip, track, up, len * i / CYCLE_YAW_STEPS).yaw;
+        total += wrap_angle(y - prev);
+        prev = y;
+    }
+    return total;
+}
+
 rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to)
 {
     rune_root_travel out = {{0.0f, 0.0f, 0.0f}, 0.0f};
@@ -60,11 +76,11 @@ rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune
     double yaw = wrap_angle(b2.yaw - a.yaw);
     double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
     if (cycles != 0.0) {
-        root_sample s0 = sample(clip, track, up, 0.0), s1 = sample(clip, track, up, len);
-        dx += cycles * ((double)s1.t.x - s0.t.x);
-        dy += cycles * ((double)s1.t.y - s0.t.y);
-        dz += cycles * ((double)s1.t.z - s0.t.z);
-        yaw += cycles * wrap_angle(s1.yaw - s0.yaw);
+        rune_vec3 t0 = sample(clip, track, up, 0.0).t, t1 = sample(clip, track, up, len).t;
+        dx += cycles * ((double)t1.x - t0.x);
+        dy += cycles * ((double)t1.y - t0.y);
+        dz += cycles * ((double)t1.z - t0.z);
+        yaw += cycles * cycle_yaw(clip, track, up, len);
     }
     out.t = rune_v3((float)dx, (float)dy, (float)dz);
     out.yaw = (float)yaw;

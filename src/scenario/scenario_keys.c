@@ -54,7 +54,7 @@ static const char *const command_keys_common[] = {"frame", "play", "adjust", "st
                                                   "set", "trigger", "travel", "fade_layer", NULL};
 static const char *const root_keys[] = {"assets",   "rig",        "clips",       "motions",     "graphs",
                                         "dt",       "frames",     "commands",    "root_motion", "root_joint",
-                                        "source_rigs", "retargets", NULL};
+                                        "source_rigs", "retargets", "loops", NULL};
 
 static const member none[] = {{NULL, NULL, ONE}};
 static const shape xform_shape = {xform_keys, none};

@@ -422,6 +422,30 @@ static rune_status load_commands(loader *L, json_t *root, rune_scenario *s)
     return RUNE_OK;
 }
 
+/* "loops": {"id": true|false}: the loop flag of clips, the document's or
+ * an asset's (imports rarely say which clips loop). */
+static rune_status load_loops(loader *L, json_t *root, rune_scenario *s)
+{
+    json_t *map = json_object_get(root, "loops");
+    if (!map)
+        return RUNE_OK;
+    if (!json_is_object(map))
+        return rune_fail(L->err, RUNE_E_INVALID, "loops: expected an object of clip ids and true or false");
+    const char *id;
+    json_t *v;
+    json_object_foreach(map, id, v) {
+        if (!json_is_boolean(v))
+            return rune_fail(L->err, RUNE_E_INVALID, "loops.%s: expected true or false", id);
+        size_t c = 0;
+        while (c < s->clip_count && strcmp(s->clips[c].id, id) != 0)
+            c++;
+        if (c == s->clip_count)
+            return rune_fail(L->err, RUNE_E_NOT_FOUND, "loops.%s: no clip \"%s\"", id, id);
+        s->clips[c].loop = json_is_true(v);
+    }
+    return RUNE_OK;
+}
+
 static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
 {
     rune_status st;
@@ -430,7 +454,7 @@ static rune_status load_document(loader *L, json_t *root, rune_scenario *s)
         (st = rune__scenario_load_source_rigs(root, s, L->arena, L->err)) ||
         (st = load_rig(L, root, s)) || (st = load_clips(L, root, s)) ||
         (st = rune__scenario_asset_clips(s, L->arena, L->err)) ||
-        (st = rune__scenario_source_clips(s, L->arena, L->err)) ||
+        (st = rune__scenario_source_clips(s, L->arena, L->err)) || (st = load_loops(L, root, s)) ||
         (st = rune__scenario_load_retargets(root, s, L->arena, L->err)) ||
         (st = rune__scenario_load_motions(root, s, L->arena, L->err)) ||
         (st = rune__scenario_load_graphs(root, s, L->arena, L->err)) ||

@@ -120,8 +120,11 @@ rune_status rune_scenario_write(const rune_document_desc *imp, FILE *f, rune_err
     float length = 0.0f;
     for (size_t i = 0; ok && i < imp->clip_count; i++)
         ok = write_clip(f, &imp->clips[i], i == 0);
-    for (size_t k = 0; imp->clip_count && k < imp->clips[0].keyframe_count; k++)
-        length = fmaxf(length, imp->clips[0].keyframes[k].time);
+    const rune_sequence_desc *play = imp->clip_count ? &imp->clips[imp->play < imp->clip_count ? imp->play : 0] : NULL;
+    for (size_t k = 0; play && k < play->keyframe_count; k++)
+        length = fmaxf(length, play->keyframes[k].time);
+    if (play)
+        length = fmaxf(length, play->length);
     ok = ok && fputs("],\n", f) != EOF;
     if (ok && imp->root_joint >= 0)
         ok = put(f, " \"root_joint\": ", json_string(imp->joints[imp->root_joint].part)) && fputs(",\n", f) != EOF;
@@ -129,8 +132,8 @@ rune_status rune_scenario_write(const rune_document_desc *imp, FILE *f, rune_err
         ok = fputs(" \"root_motion\": false,\n", f) != EOF;
     ok = ok && fprintf(f, " \"dt\": %.9g, \"frames\": %d,\n \"commands\": [", 1.0 / 30.0,
                        (int)ceil(length * 30.0) + 1) > 0;
-    if (ok && imp->clip_count)
-        ok = put(f, "", json_pack("{s:i, s:s, s:f}", "frame", 0, "play", imp->clips[0].id, "fade", 0.0));
+    if (ok && play)
+        ok = put(f, "", json_pack("{s:i, s:s, s:f}", "frame", 0, "play", play->id, "fade", 0.0));
     ok = ok && fputs("]}\n", f) != EOF;
     if (!ok)
         return rune_fail(err, RUNE_E_IO, "%s: cannot write the scenario", imp->source);

@@ -17,7 +17,8 @@
 
 static const char usage[] =
     "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--curve-precision V] [--lossless]\n"
-    "                   [--json] [--allow-empty] [--retarget-to RIG.rune] [--force] [--quiet]\n"
+    "                   [--loop | --loop-clips A,B] [--json] [--allow-empty] [--retarget-to RIG.rune]\n"
+    "                   [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
     "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
     "  Compression keeps every joint's virtual vertices (at the shell distance from it) within\n"
@@ -27,6 +28,9 @@ static const char usage[] =
     "  --curve-precision V  largest error of a float curve (morph weights), absolute (default 1e-4)\n"
     "  --lossless     keep the exact keys (clips that cannot compress -- eased keys, keys off one\n"
     "                 uniform grid -- stay exact anyway, with a warning)\n"
+    "  --loop         make every clip loop (imports loop a clip only when the file says every\n"
+    "                 channel repeats, which few exporters write)\n"
+    "  --loop-clips A,B  make the clips with these ids loop (an unknown id is an error)\n"
     "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe, exact\n"
     "                 keys) with the rig, the clips and a timeline playing the first one\n"
     "  --allow-empty  succeed when the asset has no animation (otherwise exit 2)\n"
@@ -141,6 +145,33 @@ static rune_status write_asset(const rune_import *imp, storing *how, FILE *f, ru
     return st;
 }
 
+/* --loop / --loop-clips: the loop flags set; an exit status. */
+static int set_loops(rune_import *imp, bool all, const char *list)
+{
+    rune_error err = {0};
+    if (all && list) {
+        cli_error("rune import: --loop and --loop-clips: give one");
+        return EXIT_INPUT;
+    }
+    if (all)
+        return cli_exit_for(rune_import_set_loop(imp, NULL, true, &err));
+    char id[256];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id ? n : sizeof id - 1), p);
+        rune_status st = n ? rune_import_set_loop(imp, id, true, &err) : RUNE_OK;
+        if (st) {
+            char ids[512] = "";
+            for (size_t c = 0, at = 0; c < imp->clip_count && at < sizeof ids; c++)
+                at += (size_t)snprintf(ids + at, sizeof ids - at, "%s\"%s\"", c ? ", " : "", imp->clips[c].id);
+            cli_error("%s (--loop-clips; the clips are %s)", err.message, imp->clip_count ? ids : "none");
+            return cli_exit_for(st);
+        }
+        p += n + (p[n] == ',');
+    }
+    return EXIT_OK;
+}
+
 /* A length option: a finite number above 0. */
 static bool parse_length(const char *s, float *out)
 {
@@ -197,8 +228,8 @@ int cmd_import(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *onto = NULL;
-    bool force = false, json = false, allow_empty = false;
+    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *onto = NULL, *loops = NULL;
+    bool force = false, json = false, allow_empty = false, loop_all = false;
     storing how = {false, {0.0f, 0.0f, 0.0f}, 0, NULL, NULL};
     const cli_option options[] = {{"-o", NULL, &dir},
                                   {"--precision", NULL, &precision},
@@ -209,6 +240,8 @@ int cmd_import(int argc, char **argv)
                                   {"--json", &json, NULL},
                                   {"--allow-empty", &allow_empty, NULL},
                                   {"--retarget-to", NULL, &onto},
+                                  {"--loop", &loop_all, NULL},
+                                  {"--loop-clips", NULL, &loops},
                                   {NULL, NULL, NULL}};
     if (cli_parse_args("import", "ASSET", false, argc, argv, options, &asset))
         return EXIT_INPUT;
@@ -243,7 +276,8 @@ int cmd_import(int argc, char **argv)
     }
     if (imp->clip_count == 0)
         cli_warning("%s: no animation in the file: the output holds the rig alone", asset);
-    if (onto && (rc0 = prepare_onto(imp, onto, json, &how)) != EXIT_OK) {
+    if ((rc0 = set_loops(imp, loop_all, loops)) != EXIT_OK ||
+        (onto && (rc0 = prepare_onto(imp, onto, json, &how)) != EXIT_OK)) {
         rune_import_destroy(imp);
         return rc0;
     }

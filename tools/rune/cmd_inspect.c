@@ -14,13 +14,14 @@
 #include "inspect_page.h" /* generated: static const char inspect_page[] */
 
 static const char usage[] =
-    "usage: rune inspect FILE|- -o OUT.html [--frames A:B] [--force] [--strict] [--quiet]\n"
+    "usage: rune inspect FILE|- -o OUT.html [--frames A:B] [--clip NAME] [--force] [--strict] [--quiet]\n"
     "  Writes one self-contained HTML page (no network) to explore a scenario, a .rune asset\n"
-    "  or an asset rune import reads (its first clip): a 3D skeleton view (drag to orbit,\n"
+    "  or an asset rune import reads (its first clip, or --clip): a 3D skeleton view (drag to orbit,\n"
     "  wheel to zoom), a scrub bar and play/pause at the scenario's dt, and panels of\n"
     "  weights, graph states, signals, joint rotation and coverage linked to the scrub\n"
     "  position (hover for values, click to seek). OUT.html#frame=N opens at frame N.\n"
     "  --frames A:B   keep frames A to B-1 (A: to the end)\n"
+    "  --clip NAME    of an asset, play the clip NAME (default: the first)\n"
     "  --force        overwrite OUT if it exists\n"
     "  --strict       unknown JSON keys are errors; --quiet: no warnings\n";
 
@@ -212,12 +213,12 @@ int cmd_inspect(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *file, *out = NULL, *frames = NULL;
+    const char *file, *out = NULL, *frames = NULL, *clip = NULL;
     long first = 0, last = RUNE_SCENARIO_MAX_FRAMES + 1L;
     bool force = false, strict = false;
     const cli_option options[] = {{"-o", NULL, &out},         {"--frames", NULL, &frames},
                                   {"--force", &force, NULL},  {"--strict", &strict, NULL},
-                                  {NULL, NULL, NULL}};
+                                  {"--clip", NULL, &clip},    {NULL, NULL, NULL}};
     if (cli_parse_args("inspect", "FILE", true, argc, argv, options, &file) ||
         (frames && cli_parse_frames(frames, &first, &last)))
         return EXIT_INPUT;
@@ -226,7 +227,7 @@ int cmd_inspect(int argc, char **argv)
         return EXIT_INPUT;
     }
     char msg[512] = "";
-    tool_input in = {file, out, strict, force, (size_t)first, (size_t)last};
+    tool_input in = {file, out, strict, force, (size_t)first, (size_t)last, clip};
     rune_scenario *s;
     cli_output o;
     timeline t;

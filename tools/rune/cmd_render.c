@@ -11,9 +11,9 @@
 
 static const char usage[] =
     "usage: rune render FILE|- -o OUT.png|OUT.svg [--panels LIST] [--snapshots N] [--frames A:B]\n"
-    "                   [--joints P/J,...] [--size WxH] [--force] [--strict] [--quiet]\n"
-    "  Evaluates a scenario (or a .rune or an asset rune import reads: its first clip) and draws\n"
-    "  panels on one time axis (seconds and frame numbers):\n"
+    "                   [--joints P/J,...] [--size WxH] [--clip NAME] [--force] [--strict] [--quiet]\n"
+    "  Evaluates a scenario (or a .rune or an asset rune import reads: its first clip, or\n"
+    "  --clip) and draws panels on one time axis (seconds and frame numbers):\n"
     "    skeleton     front and side snapshots in model space\n"
     "    rotation     local rotation angle of the joints that move most (or --joints)\n"
     "    translation  local translation distance of the joints that move most (or --joints)\n"
@@ -28,6 +28,7 @@ static const char usage[] =
     "  --snapshots N   skeleton snapshots per row (1..64, default 6; never more than frames)\n"
     "  --frames A:B    draw frames A to B-1 (A: to the end)\n"
     "  --joints L      plot these joints in rotation and translation\n"
+    "  --clip NAME     of an asset, play the clip NAME (default: the first)\n"
     "  --size WxH      picture size (default 1600 wide, as tall as the panels need)\n"
     "  --force         overwrite OUT if it exists\n"
     "  --strict        unknown JSON keys are errors; --quiet: no warnings\n";
@@ -81,7 +82,8 @@ int cmd_render(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *file, *out = NULL, *joints = NULL, *panels = NULL, *frames = NULL, *snapshots = NULL, *size = NULL;
+    const char *file, *out = NULL, *joints = NULL, *panels = NULL, *frames = NULL, *snapshots = NULL, *size = NULL,
+               *clip = NULL;
     sheet_opts opts = {{false}, 1600, 0, 6, {0}, 0};
     long first = 0, last = RUNE_SCENARIO_MAX_FRAMES + 1L;
     bool force = false, strict = false;
@@ -89,7 +91,7 @@ int cmd_render(int argc, char **argv)
                                   {"--panels", NULL, &panels},  {"--frames", NULL, &frames},
                                   {"--joints", NULL, &joints},  {"--size", NULL, &size},
                                   {"--force", &force, NULL},    {"--strict", &strict, NULL},
-                                  {NULL, NULL, NULL}};
+                                  {"--clip", NULL, &clip},      {NULL, NULL, NULL}};
     if (cli_parse_args("render", "FILE", true, argc, argv, options, &file) ||
         (frames && cli_parse_frames(frames, &first, &last)))
         return EXIT_INPUT;
@@ -114,7 +116,7 @@ int cmd_render(int argc, char **argv)
     if (rc)
         return rc;
     char msg[512] = "";
-    tool_input in = {file, out, strict, force, (size_t)first, (size_t)last};
+    tool_input in = {file, out, strict, force, (size_t)first, (size_t)last, clip};
     rune_scenario *s;
     cli_output o;
     timeline t;

@@ -448,11 +448,33 @@ void timeline_free(timeline *t)
     memset(t, 0, sizeof *t);
 }
 
+/* --clip: the index of the clip named `want` among `count` ids (0 when
+ * none is wanted); count when no clip has the id, with a message listing
+ * them. */
+static size_t pick_clip(const char *file, const char *want, const char *(*id_of)(const void *, size_t),
+                        const void *from, size_t count, char *msg, size_t msg_size)
+{
+    if (!want)
+        return 0;
+    for (size_t c = 0; c < count; c++)
+        if (strcmp(id_of(from, c), want) == 0)
+            return c;
+    int at = snprintf(msg, msg_size, "%s: --clip: no clip \"%s\" (the clips are", file, want);
+    for (size_t c = 0; c < count && at >= 0 && (size_t)at < msg_size; c++)
+        at += snprintf(msg + at, msg_size - (size_t)at, "%s \"%s\"", c ? "," : "", id_of(from, c));
+    if (at >= 0 && (size_t)at < msg_size)
+        snprintf(msg + at, msg_size - (size_t)at, "%s)", count ? "" : " none");
+    return count;
+}
+
+static const char *asset_clip_id(const void *a, size_t c) { return rune_clip_id(rune_asset_clip(a, c)); }
+static const char *import_clip_id(const void *imp, size_t c) { return ((const rune_import *)imp)->clips[c].id; }
+
 /* A .rune asset (its bytes, already read) played as a scenario: its rig,
- * its first clip once at 30 frames a second (assets resolve beside the
- * file). */
-static rune_scenario *asset_scenario(const char *file, const char *data, size_t size, char *msg, size_t msg_size,
-                                     int *rc)
+ * its first clip (or the one --clip names) once at 30 frames a second
+ * (assets resolve beside the file). */
+static rune_scenario *asset_scenario(const char *file, const char *data, size_t size, const char *want, char *msg,
+                                     size_t msg_size, int *rc)
 {
     rune_asset *a;
     rune_error err = {0};
@@ -462,7 +484,13 @@ static rune_scenario *asset_scenario(const char *file, const char *data, size_t 
         *rc = cli_exit_for(st);
         return NULL;
     }
-    const rune_clip *clip = rune_asset_clip(a, 0);
+    size_t count = rune_asset_clip_count(a), pick = pick_clip(file, want, asset_clip_id, a, count, msg, msg_size);
+    if (want && pick == count) {
+        rune_asset_destroy(a);
+        *rc = EXIT_INPUT;
+        return NULL;
+    }
+    const rune_clip *clip = rune_asset_clip(a, pick);
     const char *base = strrchr(file, '/');
     char text[1024];
     snprintf(text, sizeof text,
@@ -478,8 +506,9 @@ static rune_scenario *asset_scenario(const char *file, const char *data, size_t 
     return s;
 }
 
-/* An importable asset as the scenario `rune import --json` writes. */
-static rune_scenario *import_scenario(const char *file, char *msg, size_t msg_size, int *rc)
+/* An importable asset as the scenario `rune import --json` writes
+ * (playing the clip --clip names, if one). */
+static rune_scenario *import_scenario(const char *file, const char *want, char *msg, size_t msg_size, int *rc)
 {
     rune_import *imp;
     rune_error err = {0};
@@ -491,11 +520,19 @@ static rune_scenario *import_scenario(const char *file, char *msg, size_t msg_si
     }
     for (size_t i = 0; i < imp->warning_count; i++)
         cli_warning("%s: %s", file, imp->warnings[i]);
+    size_t pick = pick_clip(file, want, import_clip_id, imp, imp->clip_count, msg, msg_size);
+    if (want && pick == imp->clip_count) {
+        rune_import_destroy(imp);
+        *rc = EXIT_INPUT;
+        return NULL;
+    }
+    rune_document_desc doc = {imp->source, imp->joints, imp->joint_count, imp->clips, imp->clip_count,
+                              imp->root_joint, pick};
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     rune_scenario *s = NULL;
-    if (!f || rune_import_write_scenario(imp, f, &err) || fclose(f)) {
+    if (!f || rune_scenario_write(&doc, f, &err) || fclose(f)) {
         snprintf(msg, msg_size, "%s: out of memory", file);
         *rc = EXIT_INTERNAL;
     } else if ((st = rune_scenario_load_string(text, size, file, NULL, &s, &err))) {
@@ -507,7 +544,7 @@ static rune_scenario *import_scenario(const char *file, char *msg, size_t msg_si
     return s;
 }
 
-rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t msg_size, int *rc)
+rune_scenario *timeline_load(const char *file, bool strict, const char *clip, char *msg, size_t msg_size, int *rc)
 {
     size_t size;
     char *data = cli_read_input(file, &size, msg, msg_size);
@@ -517,14 +554,17 @@ rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t ms
     }
     cli_input_kind kind = cli_input_kind_of(file, data, size);
     rune_scenario *s = NULL;
-    if (kind == CLI_INPUT_SCENARIO) {
+    if (kind == CLI_INPUT_SCENARIO && clip) {
+        snprintf(msg, msg_size, "%s: --clip picks an asset's clip; a scenario plays its own commands", file);
+        *rc = EXIT_INPUT;
+    } else if (kind == CLI_INPUT_SCENARIO) {
         s = cli_scenario_from(file, data, size, strict, msg, msg_size, rc);
     } else if (strcmp(file, "-") == 0) {
         snprintf(msg, msg_size, "<stdin>: not a scenario (assets are given by file name)");
         *rc = EXIT_INPUT;
     } else {
-        s = kind == CLI_INPUT_ASSET ? asset_scenario(file, data, size, msg, msg_size, rc)
-                                    : import_scenario(file, msg, msg_size, rc);
+        s = kind == CLI_INPUT_ASSET ? asset_scenario(file, data, size, clip, msg, msg_size, rc)
+                                    : import_scenario(file, clip, msg, msg_size, rc);
     }
     free(data);
     return s;
@@ -535,7 +575,7 @@ int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s
 {
     int rc;
     memset(t, 0, sizeof *t);
-    if (!(*s = timeline_load(in->file, in->strict, msg, msg_size, &rc)))
+    if (!(*s = timeline_load(in->file, in->strict, in->clip, msg, msg_size, &rc)))
         return rc;
     const char *inputs[] = {in->file, NULL};
     if ((rc = cli_output_open(o, in->out, inputs, in->force, msg, msg_size))) {

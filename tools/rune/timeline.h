@@ -120,6 +120,7 @@ typedef struct tool_input {
     const char *file, *out;
     bool strict, force;
     size_t first, last; /* frames [first, last) */
+    const char *clip;   /* --clip: the asset's clip to play, or NULL (the first) */
 } tool_input;
 
 /** Loads in->file (timeline_load), opens in->out (cli_output_open) and
@@ -131,8 +132,10 @@ int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s
 
 /** Loads FILE by what its bytes hold (cli_input_kind_of, as `rune info`
  * tells them): a scenario; a .rune asset, or an asset the importer reads,
- * playing its first clip (the scenario `rune import --json` would write).
- * From stdin, a scenario only. NULL with a message and *rc on failure. */
-rune_scenario *timeline_load(const char *file, bool strict, char *msg, size_t msg_size, int *rc);
+ * playing its first clip, or the one whose id is `clip` (the scenario
+ * `rune import --json` would write). From stdin, a scenario only; `clip`
+ * with a scenario is an error. NULL with a message and *rc on failure
+ * (an unknown clip lists the clips). */
+rune_scenario *timeline_load(const char *file, bool strict, const char *clip, char *msg, size_t msg_size, int *rc);
 
 #endif

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SANITIZE=ON -DRUNE_FUZZ=ON \
   -DRUNE_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf fuzz_asset fuzz_ik
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_load fuzz_eval fuzz_import fuzz_gltf fuzz_fbx fuzz_asset fuzz_ik
 
 corpus=build-fuzz/corpus
 mkdir -p "$corpus/scenario" "$corpus/bvh" "$corpus/gltf" "$corpus/asset" "$corpus/ik"
@@ -19,6 +19,8 @@ for f in tests/fixtures/*.rune; do
 done
 cp tests/scenarios/*.json tests/scenarios/errors/*.json "$corpus/scenario/"
 cp tests/fixtures/tiny.bvh "$corpus/bvh/"
+mkdir -p "$corpus/fbx"
+cp tests/fixtures/past_stop_ascii.fbx tests/fixtures/past_stop_binary.fbx "$corpus/fbx/"
 # glTF seeds: a leading byte 0 selects .gltf (see fuzz_gltf.c)
 { printf '\0'; cat tests/fixtures/steps.gltf; } > "$corpus/gltf/steps"
 { printf '\0'; cat tests/fixtures/scale_modes.gltf; } > "$corpus/gltf/scale_modes"
@@ -57,6 +59,7 @@ run load "$corpus/scenario"
 run eval "$corpus/scenario"
 run import "$corpus/bvh"
 run gltf "$corpus/gltf"
+run fbx "$corpus/fbx"
 run asset "$corpus/asset"
 run ik "$corpus/ik"
 exit $status

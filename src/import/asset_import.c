@@ -9,6 +9,8 @@
 #include "import_skeleton.h"
 #include "import_curves.h"
 #include "gltf_file.h"
+#include "fbx_take_stop.h"
+#include "gltf_nodes.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -48,6 +50,7 @@ typedef struct importer {
     trs fold;    /* the transforms above the rig's root, folded into it */
     bool folded; /* the rig's root is not the scene's root node */
     import_curve_source curves; /* morph weights (import_curves.c) */
+    node_preference known;      /* nodes by identity (glTF: gltf_nodes.c) */
 } importer;
 
 /* glTF CUBICSPLINE channels are resampled at this many points per key
@@ -158,7 +161,7 @@ static rune_status add_joints(importer *I)
     if (!sk || !joint_of_node)
         return nomem(I);
     int32_t root;
-    size_t n = rune__skeleton_select(I->scene, sk, I->cap, &root);
+    size_t n = rune__skeleton_select(I->scene, &I->known, sk, I->cap, &root);
     struct aiMatrix4x4 above = rune__skeleton_above(sk, root);
     I->fold = decompose(&above);
     I->folded = sk[root].parent >= 0;
@@ -201,8 +204,7 @@ static rune_status add_joints(importer *I)
 /* The joint of the node an animation channel names, or -1. */
 static int32_t joint_of_channel(const importer *I, size_t animation, size_t channel)
 {
-    const struct aiNode *node =
-        rune__skeleton_node_named(I->scene, &I->scene->mAnimations[animation]->mChannels[channel]->mNodeName);
+    const struct aiNode *node = rune__skeleton_channel_node(I->scene, &I->known, animation, channel);
     for (size_t j = 0; node && j < I->box->imp.joint_count; j++)
         if (I->box->nodes[j] == node)
             return (int32_t)j;
@@ -635,7 +637,7 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
     importer I = {box, err, sc, 0, NULL, 0, path, {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false}, false,
-                  {sc, false, NULL, 0, warn_cb, NULL}};
+                  {sc, false, NULL, 0, warn_cb, NULL}, {NULL, 0, NULL, NULL, 0}};
     I.curves.user = &I;
     bool modes_nomem = false, weights_nomem = false;
     gltf_weights *weights = NULL;
@@ -645,7 +647,7 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
         I.curves.weights = weights;
         /* a glTF's weights come from its own channels, not assimp's */
         I.curves.gltf = rune__gltf_has_suffix(path, ".gltf") || rune__gltf_has_suffix(path, ".glb");
-        modes_nomem |= weights_nomem;
+        modes_nomem |= weights_nomem || !rune__gltf_node_identity(path, sc, &box->arena, &I.known);
     }
     rune_status st = modes_nomem ? rune_fail(err, RUNE_E_NOMEM, "out of memory reading the glTF samplers' modes")
                                  : convert(&I);
@@ -705,6 +707,13 @@ static struct aiPropertyStore *import_properties(void)
     return props;
 }
 
+/* Why a meshopt-compressed glTF cannot be read, and the way out (glTF
+ * Transform's copy writes the buffers decoded). Arguments: the extension,
+ * the path. */
+#define MESHOPT_ADVICE                                                                                               \
+    "the asset uses %s (compressed buffers), which rune's importer (assimp) does not decode; write a "              \
+    "decompressed copy first: npx @gltf-transform/cli copy '%s' decompressed.glb"
+
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
     *out = NULL;
@@ -717,9 +726,30 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
         free(data);
         return st;
     }
+    if (rune__gltf_has_suffix(path, ".fbx")) { /* from memory: its takes' stops are widened there */
+        size_t size = 0;
+        unsigned char *data = rune__read_file(path, UINT32_MAX, &size);
+        if (!data)
+            return rune_fail(err, RUNE_E_IO, "%s: cannot read the file", path);
+        rune_status st = rune_import_memory(data, size, "fbx", path, alloc, out, err);
+        free(data);
+        return st;
+    }
+    /* meshopt-compressed buffers: assimp reads them as raw bytes (or fails
+     * on the fallback buffer with its own message); say what they are */
+    bool required = false;
+    const char *ext = rune__gltf_unreadable_extension(path, &required);
+    if (ext && required)
+        return rune_fail(err, RUNE_E_INVALID, "%s: " MESHOPT_ADVICE, path, ext, path);
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
     aiReleasePropertyStore(props);
+    if (ext && (!sc || !sc->mRootNode)) {
+        if (sc)
+            aiReleaseImport(sc);
+        return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s; " MESHOPT_ADVICE, path,
+                         aiGetErrorString(), ext, path);
+    }
     return from_scene(sc, path, true, rune__alloc_or_default(alloc), out, err);
 }
 
@@ -735,10 +765,31 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
     const char *why = hint && is_bvh(hint) ? bvh_implausible(data, size) : NULL;
     if (why)
         return rune_fail(err, RUNE_E_PARSE, "%s: cannot import: %s", name, why);
+    /* FBX: keys just past a take's stop are kept (fbx_take_stop.c), on a
+     * copy of the bytes */
+    unsigned char *copy = NULL, *text = NULL;
+    size_t text_size = 0;
+    if (hint && rune__gltf_has_suffix(hint, "fbx")) {
+        if (!(copy = malloc(size)))
+            return rune_fail(err, RUNE_E_NOMEM, "%s: out of memory", name);
+        memcpy(copy, data, size);
+        if (rune__fbx_widen_stops(copy, size, &text, &text_size) == (size_t)-1) {
+            free(copy);
+            return rune_fail(err, RUNE_E_NOMEM, "%s: out of memory", name);
+        }
+        data = text ? text : copy;
+        size = text ? text_size : size;
+        if (size > UINT32_MAX) {
+            free(text), free(copy);
+            return rune_fail(err, RUNE_E_INVALID, "%s: larger than 4 GiB", name);
+        }
+    }
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
                                                                     aiProcess_ValidateDataStructure, hint, props);
     aiReleasePropertyStore(props);
+    free(text);
+    free(copy);
     return from_scene(sc, name, false, rune__alloc_or_default(alloc), out, err);
 }
 

@@ -180,6 +180,34 @@ json_t *rune__gltf_load(const char *path, gltf_file *g)
     return gltf_open(path, g) ? json_loadb(g->json, g->json_len, 0, NULL) : NULL;
 }
 
+static bool lists(json_t *root, const char *key, const char *name)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(root, key), i, v) {
+        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+            return true;
+    }
+    return false;
+}
+
+const char *rune__gltf_unreadable_extension(const char *path, bool *required)
+{
+    static const char *const meshopt[] = {"EXT_meshopt_compression", "KHR_meshopt_compression"};
+    gltf_file g;
+    json_t *root = rune__gltf_load(path, &g);
+    const char *found = NULL;
+    for (int pass = 0; root && !found && pass < 2; pass++)
+        for (size_t i = 0; !found && i < sizeof meshopt / sizeof *meshopt; i++)
+            if (lists(root, pass == 0 ? "extensionsRequired" : "extensionsUsed", meshopt[i])) {
+                found = meshopt[i];
+                *required = pass == 0;
+            }
+    json_decref(root);
+    free(g.bytes);
+    return found;
+}
+
 const char *rune__gltf_node_name(json_t *root, json_int_t ni, rune__arena *arena)
 {
     const char *name = json_string_value(json_object_get(json_array_get(json_object_get(root, "nodes"), (size_t)ni),

@@ -57,11 +57,23 @@ static const struct aiNode *find_named(const struct aiScene *sc, const struct ai
     return NULL;
 }
 
-const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name)
+const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name,
+                                               const struct aiNode *const *known, size_t count)
 {
+    for (size_t i = 0; i < count; i++)
+        if (same_name(&known[i]->mName, name))
+            return known[i];
     const struct aiNode *any = NULL;
     const struct aiNode *f = find_named(sc, sc->mRootNode, name, &any);
     return f ? f : any;
+}
+
+const struct aiNode *rune__skeleton_channel_node(const struct aiScene *sc, const node_preference *known, size_t a,
+                                                 size_t c)
+{
+    bool by_id = known && a < known->animations;
+    return rune__skeleton_node_named(sc, &sc->mAnimations[a]->mChannels[c]->mNodeName,
+                                     by_id ? known->animation[a] : NULL, by_id ? known->animation_count[a] : 0);
 }
 
 static void mark_node(skeleton_node *nodes, size_t n, const struct aiNode *node, bool *any)
@@ -77,15 +89,18 @@ static void mark_node(skeleton_node *nodes, size_t n, const struct aiNode *node,
 /* Marks what the skeleton is made of: the nodes that skin bones and
  * animation channels name (each name resolved to one node, so a mesh that
  * shares a bone's name stays out). */
-static bool mark_seeds(const struct aiScene *sc, skeleton_node *nodes, size_t n)
+static bool mark_seeds(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes, size_t n)
 {
     bool any = false;
     for (unsigned m = 0; m < sc->mNumMeshes; m++)
         for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++)
-            mark_node(nodes, n, rune__skeleton_node_named(sc, &sc->mMeshes[m]->mBones[b]->mName), &any);
+            mark_node(nodes, n,
+                      rune__skeleton_node_named(sc, &sc->mMeshes[m]->mBones[b]->mName, known->joints,
+                                                known->joint_count),
+                      &any);
     for (unsigned a = 0; a < sc->mNumAnimations; a++)
         for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++)
-            mark_node(nodes, n, rune__skeleton_node_named(sc, &sc->mAnimations[a]->mChannels[c]->mNodeName), &any);
+            mark_node(nodes, n, rune__skeleton_channel_node(sc, known, a, c), &any);
     return any;
 }
 
@@ -103,12 +118,13 @@ static void mark_plain(const struct aiScene *sc, skeleton_node *nodes, size_t n)
     }
 }
 
-size_t rune__skeleton_select(const struct aiScene *sc, skeleton_node *nodes, size_t cap, int32_t *root)
+size_t rune__skeleton_select(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes, size_t cap,
+                             int32_t *root)
 {
     size_t n = gather(sc->mRootNode, -1, nodes, 0);
     (void)cap;
     *root = 0;
-    if (!mark_seeds(sc, nodes, n)) { /* nothing skinned or animated: every node */
+    if (!mark_seeds(sc, known, nodes, n)) { /* nothing skinned or animated: every node */
         for (size_t i = 0; i < n; i++)
             nodes[i].flags |= SKELETON_KEEP;
         return n;

@@ -129,7 +129,7 @@ rune_status rune__scenario_load_control(json_t *c, const char *path, rune__arena
         return st;
     if (d->remove)
         return RUNE_OK;
-    rune_control_mode mode;
+    rune_control_mode mode = RUNE_CONTROL_OFFSET; /* set by control_type (gcc -O3 cannot tell) */
     if ((st = control_type(c, path, arena, &mode, err)))
         return st;
     d->control = rune_control_defaults(mode);

@@ -440,7 +440,7 @@ static rune_status load_loops(loader *L, json_t *root, rune_scenario *s)
         while (c < s->clip_count && strcmp(s->clips[c].id, id) != 0)
             c++;
         if (c == s->clip_count)
-            return rune_fail(L->err, RUNE_E_NOT_FOUND, "loops.%s: no clip \"%s\"", id, id);
+            return rune_fail(L->err, RUNE_E_INVALID, "loops.%s: unknown clip \"%s\"", id, id);
         s->clips[c].loop = json_is_true(v);
     }
     return RUNE_OK;

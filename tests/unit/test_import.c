@@ -385,6 +385,70 @@ static void test_gltf_centimetre_root_motion(void **state)
     imported_clip_free(&x);
 }
 
+/* meshopt-compressed glTF (make_rig_fixtures.py): refused with what the
+ * extension is and how to decompress, whether it is required or only used
+ * (then assimp fails on the empty fallback buffer, and the advice follows
+ * its message); nothing is imported. */
+static void test_gltf_meshopt_message(void **state)
+{
+    (void)state;
+    const char *files[] = {RUNE_TEST_DATA "/fixtures/meshopt_required.gltf",
+                           RUNE_TEST_DATA "/fixtures/meshopt_used.gltf"};
+    for (int i = 0; i < 2; i++) {
+        rune_import *imp = (rune_import *)&imp;
+        rune_error err = {0};
+        assert_int_equal(rune_import_file(files[i], NULL, &imp, &err), RUNE_E_INVALID);
+        assert_null(imp);
+        assert_non_null(strstr(err.message, "uses EXT_meshopt_compression"));
+        assert_non_null(strstr(err.message, "npx @gltf-transform/cli copy"));
+        assert_non_null(strstr(err.message, files[i]));
+    }
+}
+
+/* tests/fixtures/past_stop_{ascii,binary}.fbx (make_fbx_fixtures.py):
+ * Spine's X rotation keys 0, 45, 90 deg at 0, .5 and 1.0000008 s, the
+ * take stopping at 1 s. assimp alone drops the last key (the clip ended at
+ * .5 s, 45 deg: a pop every loop); with the take's stop widened by 1 ms the
+ * clip runs to 1.0000008 s and ends at Rx(90) = (sin 45, 0, 0, cos 45). */
+static void test_fbx_keys_past_stop(void **state)
+{
+    (void)state;
+    const char *files[] = {RUNE_TEST_DATA "/fixtures/past_stop_ascii.fbx",
+                           RUNE_TEST_DATA "/fixtures/past_stop_binary.fbx"};
+    for (int i = 0; i < 2; i++) {
+        imported_clip x;
+        import_first_clip(files[i], &x);
+        assert_float_equal(rune_clip_length(x.clip), 1.0000008f, 1e-7f);
+        int32_t spine = rune_rig_find(x.rig, "Spine");
+        assert_true(spine >= 0);
+        const float h = 0.70710678f, s45 = 0.38268343f;
+        expect_channel(&x, 0.5f, x.p.qx, spine, s45, 1e-6f);
+        expect_channel(&x, 1.0000008f, x.p.qx, spine, h, 1e-6f);
+        expect_channel(&x, 1.0000008f, x.p.qw, spine, h, 1e-6f);
+        imported_clip_free(&x);
+    }
+}
+
+/* tests/fixtures/two_characters.gltf: CharA/Hips and CharB/Hips share the
+ * name; the animation's channel targets CharB's (glTF node 4). Bound by
+ * the glTF's node index, the rig is CharB's Hips with CharB's offset
+ * folded in: frame t = (10, 0, 0) + (5, 1, 0) = (15, 1, 0) (by name it
+ * was CharA's, at (0, 1, 0)); the key turns it R_y(90) at 1 s. */
+static void test_gltf_channels_by_node(void **state)
+{
+    (void)state;
+    imported_clip x;
+    import_first_clip(RUNE_TEST_DATA "/fixtures/two_characters.gltf", &x);
+    assert_int_equal(x.imp->joint_count, 2);
+    int32_t hips = rune_rig_find(x.rig, "Hips");
+    assert_int_equal(hips, 0);
+    rune_xform f = rune_rig_frame(x.rig, 0);
+    assert_float_equal(f.t.x, 15.0f, 1e-6f);
+    assert_float_equal(f.t.y, 1.0f, 1e-6f);
+    expect_channel(&x, 1.0f, x.p.qy, hips, 0.70710678f, 1e-6f);
+    imported_clip_free(&x);
+}
+
 static float curve_at(const rune_clip *c, const char *name, float t)
 {
     int32_t i = rune_clip_find_curve(c, name);
@@ -547,7 +611,10 @@ int main(void)
         cmocka_unit_test(test_gltf_step_and_cubic),
         cmocka_unit_test(test_gltf_scale_modes),
         cmocka_unit_test(test_gltf_names_and_hips),
+        cmocka_unit_test(test_gltf_channels_by_node),
         cmocka_unit_test(test_gltf_centimetre_root_motion),
+        cmocka_unit_test(test_gltf_meshopt_message),
+        cmocka_unit_test(test_fbx_keys_past_stop),
         cmocka_unit_test(test_gltf_morph_weights),
         cmocka_unit_test(test_animated_morph_cube),
         cmocka_unit_test(test_negative_frames),

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N]\n"
+    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--only SECTION]\n"
     "  Prints throughput figures (method: docs/performance.md): forward and random-time\n"
     "  sampling, sample + blend, blending finished poses, an override layer, local-to-model\n"
     "  matrices and transforms, a 2D blend space, crowds of characters, IK solvers and an IK\n"
@@ -21,7 +21,20 @@ static const char usage[] =
     "  --quick       fewer and shorter samples, crowds of 1,000\n"
     "  --json        one JSON document on stdout instead of the table\n"
     "  --simd LEVEL  kernels to measure: auto scalar sse2 avx2 avx2fma avx512 (default auto)\n"
-    "  --workers N   crowd workers beside the caller (default: cores - 1)\n";
+    "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
+    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression\n";
+
+/* The sections in the order they run; --only picks one. */
+static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression"};
+enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
+
+static int section_named(const char *name)
+{
+    for (int i = 0; i < SECTION_COUNT; i++)
+        if (strcmp(sections[i], name) == 0)
+            return i;
+    return -1;
+}
 
 static int bad_argument(const char *what, const char *arg)
 {
@@ -34,6 +47,7 @@ int rune_bench_main(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     bench_report report = {false, true};
     bench_plan plan = {49, 0.002, false, RUNE_SIMD_AUTO, cores > 1 ? (size_t)cores - 1 : 0, NULL, &report};
+    int only = -1; /* every section */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -56,6 +70,10 @@ int rune_bench_main(int argc, char **argv)
             if (*end || end == argv[i] || n > 64)
                 return bad_argument("--workers takes 0 to 64, not", argv[i]);
             plan.workers = (size_t)n;
+        } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
+            only = section_named(argv[++i]);
+            if (only < 0)
+                return bad_argument("unknown section", argv[i]);
         } else {
             return bad_argument("unknown argument", a);
         }
@@ -78,14 +96,18 @@ int rune_bench_main(int argc, char **argv)
         fprintf(stderr, "rune bench: cannot build the synthetic scene of 64 clips\n");
         return 2;
     }
-    int rc = bench_kernel_rows(&plan, &s);
-    rc |= bench_crowd_rows(&plan, &s, &varied);
-    rc |= bench_ik_rows(&plan, &s);
-    rc |= bench_retarget_rows(&plan, &s);
+    bool run[SECTION_COUNT];
+    for (int i = 0; i < SECTION_COUNT; i++)
+        run[i] = only < 0 || only == i;
+    int rc = 0;
+    rc |= run[0] ? bench_kernel_rows(&plan, &s) : 0;
+    rc |= run[1] ? bench_crowd_rows(&plan, &s, &varied) : 0;
+    rc |= run[2] ? bench_ik_rows(&plan, &s) : 0;
+    rc |= run[3] ? bench_retarget_rows(&plan, &s) : 0;
     bench_scene_free(&varied);
-    rc |= bench_growth_rows(&plan);
-    rc |= bench_asset_rows(&plan);
-    rc |= bench_compression_rows(&plan, &s);
+    rc |= run[4] ? bench_growth_rows(&plan) : 0;
+    rc |= run[5] ? bench_asset_rows(&plan) : 0;
+    rc |= run[6] ? bench_compression_rows(&plan, &s) : 0;
     bench_scene_free(&s);
     bench_report_end(&report);
     if (rc)

@@ -111,8 +111,13 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
     return rc;
 }
 
-/* The graph of the graph crowd: a directional 2D blend space base layer
- * in a sync group, an upper-body override layer masked to one subtree. */
+/* The graph of the graph crowd: a base layer walking a directional 2D
+ * blend space in a sync group and cross-fading (0.25 s) to an idle clip and
+ * back at exit times (the row's label says what share of the crowd is
+ * mid-fade) -- and an upper-body override layer masked to one subtree. */
+#define GRAPH_FADE_S 0.25f
+#define GRAPH_CYCLE_S 2.5f
+
 static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
 {
     rune_library *lib = s->lib;
@@ -127,13 +132,20 @@ static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
     if (rune_library_add_motion(lib, "dirs", RUNE_PRIORITY_MOVEMENT, &node, 1, &dirs, NULL))
         return 1;
     const rune_motion *upper_motion = rune_library_clip_motion(lib, 5);
-    if (!upper_motion)
+    const rune_motion *idle_motion = rune_library_clip_motion(lib, 6);
+    if (!upper_motion || !idle_motion)
         return 1;
-    rune_state_desc base = {.motion = rune_library_motion(lib, dirs), .speed = 1, .sync_group = 0, .name = "Loco"};
+    rune_state_desc base[2] = {
+        {.motion = rune_library_motion(lib, dirs), .speed = 1, .sync_group = 0, .name = "Loco"},
+        {.motion = idle_motion, .speed = 1, .sync_group = -1, .name = "Idle"}};
+    rune_transition_desc fades[2] = {
+        {.from = 0, .to = 1, .duration = GRAPH_FADE_S, .has_exit_time = true, .exit_time = 0.75f, .interruptible = true},
+        {.from = 1, .to = 0, .duration = GRAPH_FADE_S, .has_exit_time = true, .exit_time = 0.5f, .interruptible = true}};
     rune_state_desc upper = {.motion = upper_motion, .speed = 1, .sync_group = 0, .name = "Wave"};
     rune_mask_entry mask = {1, 1.0f, true}; /* joint 1 and its subtree: half the tree */
     rune_layer_desc layers[2] = {
-        {.blend = RUNE_LAYER_OVERRIDE, .weight = 1, .states = &base, .state_count = 1, .name = "base"},
+        {.blend = RUNE_LAYER_OVERRIDE, .weight = 1, .states = base, .state_count = 2, .transitions = fades,
+         .transition_count = 2, .name = "base"},
         {.blend = RUNE_LAYER_OVERRIDE, .weight = 0.8f, .states = &upper, .state_count = 1, .mask = &mask,
          .mask_count = 1, .name = "upper"}};
     rune_param_desc params[2] = {{RUNE_PARAM_FLOAT, 0}, {RUNE_PARAM_FLOAT, 0}};
@@ -142,12 +154,26 @@ static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
     return rune_library_add_graph(lib, "crowd", RUNE_PRIORITY_MOVEMENT, &d, graph, NULL) != RUNE_OK;
 }
 
+/* Per joint: at least 2 leaves of the blend space and the upper clip
+ * sampled (70 flops each, as above), the fading share's idle clip too, the
+ * upper layer laid over the base (45), local-to-model (152); the crowd
+ * character's bytes plus a layer pose written and read back (64). */
+static double graph_floor_ms(const bench_plan *p, size_t joints, size_t count, size_t workers, double fading)
+{
+    double per_joint_flops = (3.0 + fading) * 70.0 + 45.0 + 152.0, per_joint_bytes = 224.0 + 64.0;
+    double n = (double)(joints * count), threads = (double)(workers + 1);
+    double compute = bench_floor_ns(p->machine, per_joint_flops * n / threads, 0, BENCH_MEM);
+    double moving = bench_floor_ns(p->machine, 0, per_joint_bytes * n, BENCH_MEM);
+    return 1e-6 * (compute > moving ? compute : moving);
+}
+
 static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers)
 {
     uint32_t graph;
     crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
     int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &bench_counting, &c.batch, NULL);
     rune_character_desc cd = {.lib = s->lib, .root_joint = 0, .matrices = true, .simd = p->level};
+    size_t fading = 0;
     for (size_t i = 0; !rc && i < count; i++) {
         uint32_t h;
         rune_play_params pp = {.fade = 0.0f, .weight = 1.0f, .speed = 0.9f + 0.2f * (float)(i % 11) / 11.0f};
@@ -157,14 +183,21 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
             float a = 0.37f * (float)i;
             rune_character_set_param(c.chars[i], h, 0, 0.8f * sinf(a));
             rune_character_set_param(c.chars[i], h, 1, 0.8f * cosf(a));
+            /* spread the crowd over the walk-idle cycle, in frame steps */
+            int frames = (int)(i % 149) * (int)(GRAPH_CYCLE_S / BENCH_DT) / 149;
+            for (int f = 0; !rc && f < frames; f++)
+                rc = rune_character_update(c.chars[i], BENCH_DT, NULL) != RUNE_OK;
+            rune_graph_play_view v[2];
+            fading += rune_graph_layer_plays(rune_character_graph_instance(c.chars[i], h), 0, v) > 1;
         }
     }
     if (!rc) {
         bench_row row = bench_row_make("", "ms/frame", 0, 0);
         snprintf(row.id, sizeof row.id, "graph_crowd_%zu_w%zu", count, workers);
-        snprintf(row.label, sizeof row.label, "%zu x (2-layer graph + root motion + matrices), %zu worker%s", count,
-                 workers, workers == 1 ? "" : "s");
+        snprintf(row.label, sizeof row.label, "%zu x (2-layer graph, %.0f%% cross-fading + root motion + matrices), %zu worker%s",
+                 count, 100.0 * (double)fading / (double)count, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
+        row.floor = graph_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, (double)fading / (double)count);
         bench_report_row(p->report, &row);
     }
     crowd_free(&c);

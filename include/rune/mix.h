@@ -69,6 +69,16 @@ RUNE_API void rune_mix_mean(const rune_contribution *contributions, size_t count
 RUNE_API void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level);
 
+/** What rune_mix_layer gives for an override layer composed onto a reset
+ * pose (rune_pose_reset), computed in place: `pose` holds the layer's pose
+ * on entry and the composed pose on return. A joint of weight
+ * w = clamp(layer_weight * mask[j] * coverage[j], 0, 1) above 0 keeps its
+ * transform, with coverage w; the others return to the identity with
+ * coverage 0; curves the same by layer_weight x their coverage. The same
+ * bits as the reset and the overlay, in one pass over one pose (a graph's
+ * first layer). */
+RUNE_API void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_weight);
+
 /** Overlays one weighted mean onto a pose joint, the step of composition
  * for one rank: nothing at coverage 0, a copy at 1, otherwise translation
  * lerp, rotation slerp, coverage c + coverage (1 - c). For per-joint

@@ -31,6 +31,36 @@ typedef struct rune_root_travel {
 /** The root's local axis that points along model +Y (frame⁻¹ · Y). */
 RUNE_API rune_vec3 rune_root_up_axis(rune_xform root_frame);
 
+/** Root-track samples a caller keeps from frame to frame (one per
+ * character), so that a play's root track is sampled once a frame instead
+ * of twice -- the start of a frame's interval is the end of the last
+ * one's -- and a looping clip's whole-cycle travel and turn once instead of
+ * at every loop crossing. Zero it (or rune_root_memo_reset) before first
+ * use. Entries are keyed by the compiled clip's serial, the track, the up
+ * axis and the time, so a recompiled clip never reads another's entries;
+ * the results are the same bits as without a memo. Holds no pointers. */
+#define RUNE_ROOT_MEMO_SAMPLES 8
+#define RUNE_ROOT_MEMO_CYCLES 4
+typedef struct rune_root_memo {
+    struct rune_root_memo_sample {
+        uint64_t serial; /**< 0: empty */
+        int32_t track;
+        float time;
+        rune_vec3 up, t;
+        double yaw;
+    } sample[RUNE_ROOT_MEMO_SAMPLES];
+    struct rune_root_memo_cycle {
+        uint64_t serial; /**< 0: empty */
+        int32_t track;
+        rune_vec3 up, start, end; /**< the track's translation at 0 and at the clip's length */
+        double yaw;               /**< its unwrapped turn over one cycle */
+    } cycle[RUNE_ROOT_MEMO_CYCLES];
+    uint32_t next_sample, next_cycle; /**< the entries replaced next */
+} rune_root_memo;
+
+/** Empties a memo. */
+RUNE_API void rune_root_memo_reset(rune_root_memo *memo);
+
 /** Travel of the root track of a bound clip from unwrapped clip time
  * `from` to `to`. For a looping clip each crossed boundary adds one whole
  * cycle's travel (end minus start), so a forward loop crossing counts the
@@ -38,11 +68,14 @@ RUNE_API rune_vec3 rune_root_up_axis(rune_xform root_frame);
  * nonlooping clip clamps both times. Zero when the clip has no root track. */
 RUNE_API rune_root_travel rune_root_clip_travel(const rune_binding *binding, int32_t root_joint, rune_vec3 up, double from,
                                        double to);
+/** The same, reading and filling `memo` (NULL: none). */
+RUNE_API rune_root_travel rune_root_clip_travel_memo(const rune_binding *binding, int32_t root_joint, rune_vec3 up,
+                                                     double from, double to, rune_root_memo *memo);
 
 /** Adds `weight` x the weighted travel of a motion play's leaves as its
- * progress moved from `from` to `to`. */
+ * progress moved from `from` to `to`; `memo` as above (NULL: none). */
 RUNE_API void rune_root_motion_travel(const rune_motion_player *player, int32_t root_joint, rune_vec3 up, double from,
-                             double to, float weight, rune_root_travel *acc);
+                             double to, float weight, rune_root_memo *memo, rune_root_travel *acc);
 
 /** Local travel -> the reported model-space delta, through the frame's
  * rotation only (rune_root_rig_to_model is the rig's full rest space). */

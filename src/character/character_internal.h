@@ -53,6 +53,7 @@ struct rune_character {
     size_t extra_cap;
     int32_t root;
     rune_root_delta root_delta;
+    rune_root_memo root_memo; /* root samples kept from frame to frame */
     bool matrices_each_frame;
     bool matrices_fresh;
     rune_mat4 *matrices;
@@ -93,6 +94,6 @@ void rune__character_prefetch_state(const rune_character *ch);
 
 /* The root travel of this frame's contributions, weighted as the mixer
  * weighted the root joint (character_root.c). */
-rune_root_delta rune__character_root_travel(const rune_character *ch);
+rune_root_delta rune__character_root_travel(rune_character *ch);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct root_ctx {
     float sum[RUNE_PRIORITY_COUNT];   /* shares per rank */
     float above[RUNE_PRIORITY_COUNT]; /* what higher ranks leave visible */
     rune_root_travel acc;
+    rune_root_memo *memo; /* the character's: each root sample taken once */
     bool weigh; /* second pass: accumulate travel */
 } root_ctx;
 
@@ -30,15 +31,16 @@ static rune_root_travel travel_of(const root_ctx *c, contribution_ref ref)
 {
     rune_root_travel t = {{0.0f, 0.0f, 0.0f}, 0.0f};
     if (ref.track)
-        return rune_root_clip_travel(ref.track->binding, c->root, c->up, ref.track->step_from, ref.track->step_to);
+        return rune_root_clip_travel_memo(ref.track->binding, c->root, c->up, ref.track->step_from, ref.track->step_to,
+                                          c->memo);
     if (ref.motion) {
-        rune_root_motion_travel(ref.motion->player, c->root, c->up, ref.motion->from, ref.motion->to, 1.0f, &t);
+        rune_root_motion_travel(ref.motion->player, c->root, c->up, ref.motion->from, ref.motion->to, 1.0f, c->memo, &t);
         return t;
     }
     rune_graph_play_view v[2];
     size_t n = rune_graph_layer_plays(ref.graph->inst, 0, v);
     for (size_t k = 0; k < n; k++)
-        rune_root_motion_travel(v[k].player, c->root, c->up, v[k].from, v[k].to, v[k].weight, &t);
+        rune_root_motion_travel(v[k].player, c->root, c->up, v[k].from, v[k].to, v[k].weight, c->memo, &t);
     return t;
 }
 
@@ -79,10 +81,10 @@ static void visit_all(const rune_character *ch, root_ctx *c)
     }
 }
 
-rune_root_delta rune__character_root_travel(const rune_character *ch)
+rune_root_delta rune__character_root_travel(rune_character *ch)
 {
     rune_xform space = {{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(ch->rig, ch->root)};
-    root_ctx c = {.root = ch->root, .up = rune_root_up_axis(space)};
+    root_ctx c = {.root = ch->root, .up = rune_root_up_axis(space), .memo = &ch->root_memo};
     visit_all(ch, &c);
     c.above[RUNE_PRIORITY_COUNT - 1] = 1.0f;
     for (int r = RUNE_PRIORITY_COUNT - 2; r >= 0; r--)

@@ -36,6 +36,7 @@ struct rune_sample_cache {
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
+    int32_t row_lane; /* time-major clips: a lane with a track (-1: none), whose row every track lane shares */
     size_t block_size;
     pack_cursor pack; /* a packed clip's cursor (its tables after bad[]) */
     uint32_t key[]; /* per lane: the position of the segment it is on (see rune_clip.seg_stride) */
@@ -152,13 +153,53 @@ static void locate(rune_sample_cache *c, size_t i, size_t track, float t, float 
  * searches instead. */
 #define MAX_STEPS 4
 
-/* Re-locates every lane for t and recomputes the shared window. Playback
- * moves a lane a few segments forward (or back, playing backwards), which
- * the segments' own times confirm without knowing the track: a finite end
- * means the next segment (a stride on) is the same track's, and a segment
- * whose end is the next one's start is its predecessor. Anything else
- * locates. */
-static void refill(rune_sample_cache *c, float t)
+/* Playback moves a lane a few segments forward (or back, playing
+ * backwards), which the segments' own times confirm without knowing the
+ * track: a finite end means the next segment (a stride on) is the same
+ * track's, and a segment whose end is the next one's start is its
+ * predecessor. Returns where the walk from k ends (holding t or not). */
+static uint32_t walk(const clip_segment *seg, uint32_t stride, uint32_t k, float t)
+{
+    for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
+        k += stride;
+    for (int s = 0; s < MAX_STEPS && t < seg[k].time && k >= stride && seg[k - stride].end == seg[k].time; s++)
+        k -= stride;
+    return k;
+}
+
+/* Clips laid out time-major have every track's keys at the same times, so
+ * every lane with a track is on the same row of segments (key j of each
+ * track): one lane finds the row holding t -- a few steps, or one binary
+ * search -- and every track lane moves by the same number of rows. The
+ * keys it leaves are those the lane-by-lane walk would reach. */
+static void refill_row(rune_sample_cache *c, float t)
+{
+    const rune_clip *clip = c->clip;
+    const clip_segment *seg = clip->segments;
+    uint32_t stride = clip->seg_stride, null_key = (uint32_t)clip->key_count;
+    uint32_t k = c->key[c->row_lane], k1 = walk(seg, stride, k, t);
+    float lo = -INFINITY, hi = INFINITY;
+    if (t >= seg[k1].time && t < seg[k1].end) {
+        lo = seg[k1].time;
+        hi = seg[k1].end;
+    } else {
+        size_t lane = (size_t)c->row_lane;
+        locate(c, lane, (size_t)track_of(c, lane), t, &lo, &hi);
+        k1 = c->key[lane];
+        c->key[lane] = k;
+    }
+    int64_t rows = ((int64_t)k1 - (int64_t)k) / (int64_t)stride;
+    uint32_t delta = (uint32_t)(rows * (int64_t)stride); /* modular: a step back wraps and adds back */
+    for (size_t i = 0; i < c->padded; i++)
+        c->key[i] = c->key[i] != null_key ? c->key[i] + delta : null_key;
+    c->lo = lo;
+    c->hi = hi;
+}
+
+/* Re-locates every lane for t and recomputes the shared window: a step of
+ * every lane in the kernel's instruction set, then a walk, else a search,
+ * for the lanes the step did not place. */
+static void refill_lanes(rune_sample_cache *c, float t)
 {
     const clip_segment *seg = c->clip->segments;
     uint32_t stride = c->clip->seg_stride;
@@ -170,11 +211,7 @@ static void refill(rune_sample_cache *c, float t)
         if (!c->bad[i])
             continue;
         bad--;
-        uint32_t k = c->key[i];
-        for (int s = 0; s < MAX_STEPS && t >= seg[k].end; s++)
-            k += stride;
-        for (int s = 0; s < MAX_STEPS && t < seg[k].time && k >= stride && seg[k - stride].end == seg[k].time; s++)
-            k -= stride;
+        uint32_t k = walk(seg, stride, c->key[i], t);
         if (t >= seg[k].time && t < seg[k].end) {
             c->key[i] = k;
             lo = seg[k].time > lo ? seg[k].time : lo;
@@ -185,11 +222,21 @@ static void refill(rune_sample_cache *c, float t)
         if (tr >= 0)
             locate(c, i, (size_t)tr, t, &lo, &hi);
     }
+    c->lo = lo;
+    c->hi = hi;
+}
+
+/* Re-locates every lane for t (by rows when the clip is time-major) and
+ * notes whether a lane now needs the exact sampler. */
+static void refill(rune_sample_cache *c, float t)
+{
+    if (c->row_lane >= 0)
+        refill_row(c, t);
+    else
+        refill_lanes(c, t);
     bool exact = false;
     for (size_t i = 0; c->clip->any_eased && !exact && i < c->lanes; i++)
         exact = !c->clip->key_fast[c->key[i]];
-    c->lo = lo;
-    c->hi = hi;
     c->any_exact = exact;
 }
 
@@ -201,6 +248,9 @@ void rune_sample_cache_reset(rune_sample_cache *c)
         int32_t tr = i < c->lanes ? track_of(c, i) : -1;
         c->key[i] = tr >= 0 ? clip_first_seg(c->clip, (size_t)tr) : (uint32_t)c->clip->key_count;
     }
+    c->row_lane = -1;
+    for (size_t i = 0; c->clip->seg_stride > 1 && c->row_lane < 0 && i < c->lanes; i++)
+        c->row_lane = track_of(c, i) >= 0 ? (int32_t)i : -1;
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;
     c->any_exact = false;

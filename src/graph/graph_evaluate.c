@@ -43,11 +43,29 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
         mean2(&l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
 }
 
+/* A first override layer that is not fading is sampled straight into
+ * `out`: its pose is needed again only to freeze an interrupted fade, and a
+ * layer that is not fading cannot be interrupted on the next update. */
+static bool first_in_place(const rune_graph_instance *inst, const rune_pose *out)
+{
+    const layer_run *l = &inst->layers[0];
+    return inst->g->layer_count > 0 && inst->g->layers[0].blend == RUNE_LAYER_OVERRIDE && !l->fading &&
+           out->count == l->pose[LP_LAST].count && out->stride == l->pose[LP_LAST].stride &&
+           out->curve_count == l->pose[LP_LAST].curve_count;
+}
+
 void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
 {
     const rune_graph *g = inst->g;
-    rune_pose_reset(out);
-    for (size_t li = 0; li < g->layer_count; li++) {
+    size_t li = 0;
+    if (first_in_place(inst, out)) {
+        rune_motion_player_sample(inst->slots[inst->layers[0].cur].player, out);
+        rune_mix_layer_onto_reset(out, g->layers[0].mask, inst->layers[0].weight.weight);
+        li = 1;
+    } else {
+        rune_pose_reset(out);
+    }
+    for (; li < g->layer_count; li++) {
         layer_pose(inst, li);
         const graph_layer *gl = &g->layers[li];
         layer_run *l = &inst->layers[li];

@@ -41,6 +41,21 @@ static void overlay_straight(const mix_kernels *k, const mix_view *l, const floa
         rune__mix_overlay_wide(l, f, o, wide, lanes);
 }
 
+/* w = clamp(lw x mask x coverage) for n lanes, 0 for the padding up to
+ * `lanes`; loops without a branch inside, so they vectorize. */
+static void layer_lane_weights(float lw, const float *mask, const float *cov, size_t n, size_t lanes, float *w)
+{
+    if (mask) {
+        for (size_t i = 0; i < n; i++)
+            w[i] = rune_clamp01(lw * mask[i] * cov[i]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            w[i] = rune_clamp01(lw * cov[i]);
+    }
+    for (size_t i = n; i < lanes; i++)
+        w[i] = 0.0f;
+}
+
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level)
 {
@@ -56,8 +71,7 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         /* the layer's coverage becomes each joint's weight in the layer;
          * padding lanes weigh nothing */
         float w[RUNE_SAMPLE_CHUNK];
-        for (size_t i = 0; i < lanes; i++)
-            w[i] = i < n ? rune_clamp01(lw * (mask ? mask[first + i] : 1.0f) * l.c[i]) : 0.0f;
+        layer_lane_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
         if (ref) {
             float wide[RUNE_SAMPLE_CHUNK];
             mix_view r = rune__pose_view(ref, first);
@@ -70,4 +84,29 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
     out->scaled |= layer->scaled || (ref && ref->scaled);
     if (out->curve_count)
         rune__mix_curves_layer(out, layer, ref, lw);
+}
+
+/* The overlay of overlay_straight onto coverage 0 takes the layer's
+ * transform wherever w > 0 (f = w / w = 1), keeps the reset's identity
+ * elsewhere, and leaves coverage w: that, lane by lane, over the whole
+ * stride (padding lanes end as a reset leaves them). */
+void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_weight)
+{
+    float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
+    size_t count = pose->count;
+    for (size_t i = 0; i < pose->stride; i++) {
+        float w = i < count ? rune_clamp01(lw * (mask ? mask[i] : 1.0f) * pose->coverage[i]) : 0.0f;
+        pose->coverage[i] = w;
+        if (w > 0.0f)
+            continue;
+        pose->tx[i] = pose->ty[i] = pose->tz[i] = 0.0f;
+        pose->qx[i] = pose->qy[i] = pose->qz[i] = 0.0f;
+        pose->qw[i] = pose->sx[i] = pose->sy[i] = pose->sz[i] = 1.0f;
+    }
+    for (size_t i = 0; i < pose->curve_count; i++) {
+        float w = rune_clamp01(lw * pose->curve_cov[i]);
+        /* 0 + v, as the overlay computes it: a -0 value becomes +0 */
+        pose->curve[i] = w > 0.0f ? 0.0f + pose->curve[i] : 0.0f;
+        pose->curve_cov[i] = w;
+    }
 }

@@ -3,6 +3,8 @@
  * of horizontal travel and yaw from the root pose. */
 #include "rune/root.h"
 
+#include <string.h>
+
 #define PI_D 3.14159265358979323846
 
 static double wrap_angle(double a)
@@ -30,11 +32,33 @@ typedef struct root_sample {
     double yaw;
 } root_sample;
 
-static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double t)
+static bool same_v3(rune_vec3 a, rune_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+void rune_root_memo_reset(rune_root_memo *memo) { memset(memo, 0, sizeof *memo); }
+
+static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 up, float t)
 {
     rune_key_sample s;
-    rune_clip_sample_track(clip, (size_t)track, (float)t, &s);
+    rune_clip_sample_track(clip, (size_t)track, t, &s);
     root_sample r = {s.t, twist_angle(s.r, up)};
+    return r;
+}
+
+/* The root sample at clip time t, from the memo when it holds it. */
+static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double time, rune_root_memo *memo)
+{
+    float t = (float)time;
+    if (!memo)
+        return sample_track(clip, track, up, t);
+    uint64_t serial = rune_clip_serial(clip);
+    for (size_t i = 0; i < RUNE_ROOT_MEMO_SAMPLES; i++) {
+        const struct rune_root_memo_sample *e = &memo->sample[i];
+        if (e->serial == serial && e->track == track && e->time == t && same_v3(e->up, up))
+            return (root_sample){e->t, e->yaw};
+    }
+    root_sample r = sample_track(clip, track, up, t);
+    struct rune_root_memo_sample *e = &memo->sample[memo->next_sample++ % RUNE_ROOT_MEMO_SAMPLES];
+    *e = (struct rune_root_memo_sample){serial, track, t, up, r.t, r.yaw};
     return r;
 }
 
@@ -43,18 +67,44 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
  * reports its whole turn, which one wrapped end-minus-start cannot. */
 #define CYCLE_YAW_STEPS 64
 
-static double cycle_yaw(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
+static struct rune_root_memo_cycle measure_cycle(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
 {
-    double total = 0.0, prev = sample(clip, track, up, 0.0).yaw;
+    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, up, sample(clip, track, up, 0.0, NULL).t,
+                                     sample(clip, track, up, len, NULL).t, 0.0};
+    double prev = sample(clip, track, up, 0.0, NULL).yaw;
     for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
-        double y = sample(clip, track, up, len * i / CYCLE_YAW_STEPS).yaw;
-        total += wrap_angle(y - prev);
+        double y = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, NULL).yaw;
+        c.yaw += wrap_angle(y - prev);
         prev = y;
     }
-    return total;
+    return c;
+}
+
+/* A looping clip's travel and turn over one whole cycle, from the memo
+ * when it holds them. */
+static struct rune_root_memo_cycle cycle_of(const rune_clip *clip, int32_t track, rune_vec3 up, double len,
+                                            rune_root_memo *memo)
+{
+    if (!memo)
+        return measure_cycle(clip, track, up, len);
+    uint64_t serial = rune_clip_serial(clip);
+    for (size_t i = 0; i < RUNE_ROOT_MEMO_CYCLES; i++) {
+        const struct rune_root_memo_cycle *e = &memo->cycle[i];
+        if (e->serial == serial && e->track == track && same_v3(e->up, up))
+            return *e;
+    }
+    struct rune_root_memo_cycle *e = &memo->cycle[memo->next_cycle++ % RUNE_ROOT_MEMO_CYCLES];
+    *e = measure_cycle(clip, track, up, len);
+    return *e;
 }
 
 rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to)
+{
+    return rune_root_clip_travel_memo(b, root, up, from, to, NULL);
+}
+
+rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to,
+                                            rune_root_memo *memo)
 {
     rune_root_travel out = {{0.0f, 0.0f, 0.0f}, 0.0f};
     const rune_clip *clip = rune_binding_clip(b);
@@ -72,15 +122,15 @@ rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune
         from = fmin(fmax(from, 0.0), len);
         to = fmin(fmax(to, 0.0), len);
     }
-    root_sample a = sample(clip, track, up, from), b2 = sample(clip, track, up, to);
+    root_sample a = sample(clip, track, up, from, memo), b2 = sample(clip, track, up, to, memo);
     double yaw = wrap_angle(b2.yaw - a.yaw);
     double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
     if (cycles != 0.0) {
-        rune_vec3 t0 = sample(clip, track, up, 0.0).t, t1 = sample(clip, track, up, len).t;
-        dx += cycles * ((double)t1.x - t0.x);
-        dy += cycles * ((double)t1.y - t0.y);
-        dz += cycles * ((double)t1.z - t0.z);
-        yaw += cycles * cycle_yaw(clip, track, up, len);
+        struct rune_root_memo_cycle c = cycle_of(clip, track, up, len, memo);
+        dx += cycles * ((double)c.end.x - c.start.x);
+        dy += cycles * ((double)c.end.y - c.start.y);
+        dz += cycles * ((double)c.end.z - c.start.z);
+        yaw += cycles * c.yaw;
     }
     out.t = rune_v3((float)dx, (float)dy, (float)dz);
     out.yaw = (float)yaw;
@@ -88,7 +138,7 @@ rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune
 }
 
 void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec3 up, double from, double to,
-                             float weight, rune_root_travel *acc)
+                             float weight, rune_root_memo *memo, rune_root_travel *acc)
 {
     size_t n = rune_motion_player_leaf_count(p);
     for (size_t i = 0; i < n; i++) {
@@ -96,8 +146,8 @@ void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec
         if (!(w > 0.0f))
             continue;
         const rune_binding *b = rune_motion_player_leaf_binding(p, i);
-        rune_root_travel t = rune_root_clip_travel(b, root, up, rune_motion_player_leaf_clock(p, i, from),
-                                                   rune_motion_player_leaf_clock(p, i, to));
+        rune_root_travel t = rune_root_clip_travel_memo(b, root, up, rune_motion_player_leaf_clock(p, i, from),
+                                                        rune_motion_player_leaf_clock(p, i, to), memo);
         acc->t = rune_v3_add(acc->t, rune_v3_scale(t.t, w));
         acc->yaw += w * t.yaw;
     }

@@ -580,6 +580,53 @@ static void test_sample_cache_steps(void **state)
     }
 }
 
+/* A cursor's history does not change what it samples: after any sequence
+ * of times (steps of several keys, jumps back, loops round, NaN, times
+ * outside the keys) a cache gives the bits a new cache gives at that time,
+ * lane-mapped or not, time-major (all tracks' keys aligned: every lane
+ * moves by rows) or track by track. */
+static void test_sample_cache_history_free(void **state)
+{
+    (void)state;
+    int32_t map[45];
+    for (int i = 0; i < 45; i++)
+        map[i] = i % 9 == 4 ? -1 : (i * 11) % 37;
+    for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
+        rune_clip *clip = random_clip(flags);
+        for (int mapped = 0; mapped < 2; mapped++) {
+            rune_sample_cache *cache;
+            size_t lanes = mapped ? 45 : 37;
+            assert_int_equal(rune_sample_cache_create_lanes(clip, mapped ? map : NULL, lanes, RUNE_SIMD_AUTO, NULL,
+                                                            &cache, NULL), RUNE_OK);
+            uint32_t seed = 99;
+            float t = 0.0f;
+            for (int step = 0; step < 300; step++) {
+                float r = test_random(&seed); /* in [-1, 1] */
+                t = step % 50 == 49 ? NAN
+                    : step % 37 == 36 ? 5.0f * r
+                    : isfinite(t) ? t + (r > 0.6f ? 0.2f : r > -0.8f ? 1.0f / 60.0f : -0.07f)
+                                  : 0.3f;
+                if (t > 2.0f)
+                    t -= 2.0f; /* round the loop */
+                rune_sample_chunk a, b;
+                rune_sample_cache *fresh;
+                assert_int_equal(rune_sample_cache_create_lanes(clip, mapped ? map : NULL, lanes, RUNE_SIMD_AUTO,
+                                                                NULL, &fresh, NULL), RUNE_OK);
+                rune_sample_cache_sample(cache, t, 0, RUNE_SAMPLE_CHUNK, &a);
+                rune_sample_cache_sample(fresh, t, 0, RUNE_SAMPLE_CHUNK, &b);
+                assert_memory_equal(a.x, b.x, lanes * sizeof *a.x);
+                assert_memory_equal(a.z, b.z, lanes * sizeof *a.z);
+                assert_memory_equal(a.qx, b.qx, lanes * sizeof *a.qx);
+                assert_memory_equal(a.qw, b.qw, lanes * sizeof *a.qw);
+                assert_memory_equal(a.coverage, b.coverage, lanes * sizeof *a.coverage);
+                rune_sample_cache_destroy(fresh);
+            }
+            rune_sample_cache_destroy(cache);
+        }
+        rune_clip_destroy(clip);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_sample_levels_agree),
         cmocka_unit_test(test_sample_cache_lanes),
         cmocka_unit_test(test_sample_cache_steps),
+        cmocka_unit_test(test_sample_cache_history_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

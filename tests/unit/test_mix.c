@@ -571,6 +571,47 @@ static void test_scale_mixing(void **state)
     rune_pose_release(&ref);
 }
 
+/* Two paths to the first override layer of a graph: mixed onto a reset
+ * pose by rune_mix_layer, or sampled in place and finished by
+ * rune_mix_layer_onto_reset. Both give the same pose: the layer's joints
+ * where mask x weight x coverage > 0 with that coverage, identity with
+ * coverage 0 elsewhere (the rule by hand: a joint of coverage 0.5 under
+ * mask 0.5 and weight 0.8 ends with coverage 0.2 and the layer's
+ * transform). */
+static void test_layer_onto_reset_matches_mix(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70 };
+    uint32_t seed = 11;
+    rune_pose layer, in_place, mixed;
+    assert_int_equal(rune_pose_init(&layer, JOINTS, NULL, NULL), RUNE_OK);
+    for (size_t j = 0; j < JOINTS; j++) {
+        rune_pose_set_t(&layer, j, rune_v3(test_random(&seed), test_random(&seed), test_random(&seed)));
+        rune_pose_set_r(&layer, j, random_rotation(&seed));
+        layer.coverage[j] = j % 3 == 0 ? 0.0f : (j % 3 == 1 ? 1.0f : 0.5f);
+    }
+    float mask[JOINTS];
+    for (size_t j = 0; j < JOINTS; j++)
+        mask[j] = j % 4 == 0 ? 0.0f : (j % 4 == 1 ? 1.0f : 0.5f);
+    assert_int_equal(rune_pose_init(&in_place, JOINTS, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&mixed, JOINTS, NULL, NULL), RUNE_OK);
+    rune_pose_copy(&in_place, &layer);
+    rune_mix_layer_onto_reset(&in_place, mask, 0.8f);
+    rune_pose_reset(&mixed);
+    rune_mix_layer(&mixed, &layer, NULL, mask, 0.8f, RUNE_SIMD_SCALAR);
+    assert_true(pose_difference(&in_place, &mixed) <= 1e-6f);
+    /* joint 2: coverage 0.5, mask 0.5, weight 0.8 -> 0.2, the layer's t */
+    near(in_place.coverage[2], 0.2f, 1e-7f);
+    near(in_place.tx[2], layer.tx[2], 0);
+    /* joint 4: mask 0 -> identity, coverage 0 */
+    near(in_place.coverage[4], 0.0f, 0);
+    near(in_place.tx[4], 0.0f, 0);
+    near(in_place.qw[4], 1.0f, 0);
+    rune_pose_release(&layer);
+    rune_pose_release(&in_place);
+    rune_pose_release(&mixed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -586,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_layers_levels_match_reference),
         cmocka_unit_test(test_animator_matches_reference),
         cmocka_unit_test(test_scale_mixing),
+        cmocka_unit_test(test_layer_onto_reset_matches_mix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,50 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
     }
 }
 
+#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
+/* (v.y v.z v.x), lane 3 kept: for the cross products below */
+#define YZX(v) _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 2, 1))
+#define ZXY(v) _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 0, 2))
+
+/* The rigid chain in four-float vectors. Both products are linear in the
+ * parent's rotation a, so a's four components are broadcast from memory
+ * and multiply vectors built from the local transform alone (off the
+ * chain's critical path): a * b = ax B0 + ay B1 + az B2 + aw b with B0..B2
+ * b's components reordered and signed, and u x l (u = a.xyz) likewise.
+ * A joint is stored as its rotation, then its translation as 16 bytes
+ * whose last lane is the rotation's x: a child's loads then each read
+ * within one store, which the core forwards. */
+void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
+                               rune_xform *model)
+{
+    const __m128 s0 = _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f), s1 = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+    const __m128 s2 = _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f), two = _mm_set1_ps(2.0f);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = first + i;
+        __m128 l = _mm_setr_ps(local->m[0][i], local->m[1][i], local->m[2][i], 0.0f);
+        __m128 b = _mm_setr_ps(local->m[3][i], local->m[4][i], local->m[5][i], local->m[6][i]);
+        __m128 q = b, t = l;
+        if (parent[j] >= 0) {
+            const float *p = &model[parent[j]].t.x;
+            __m128 ax = _mm_set1_ps(p[3]), ay = _mm_set1_ps(p[4]), az = _mm_set1_ps(p[5]), aw = _mm_set1_ps(p[6]);
+            __m128 b0 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), s0);
+            __m128 b1 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s1);
+            __m128 b2 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
+            q = _mm_add_ps(MADD(ay, b1, _mm_mul_ps(ax, b0)), MADD(aw, b, _mm_mul_ps(az, b2)));
+            /* u x l, then u x (u x l): R(a) l = l + 2 (aw c + u x c) */
+            __m128 u = _mm_setr_ps(p[3], p[4], p[5], 0.0f);
+            __m128 c = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(l)), _mm_mul_ps(ZXY(u), YZX(l)));
+            __m128 cc = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(c)), _mm_mul_ps(ZXY(u), YZX(c)));
+            t = _mm_add_ps(_mm_add_ps(l, _mm_loadu_ps(p)), _mm_mul_ps(two, MADD(aw, c, cc)));
+        }
+        _mm_storeu_ps(&model[j].r.x, q);
+        __m128 hi = _mm_shuffle_ps(t, q, _MM_SHUFFLE(0, 0, 2, 2));
+        _mm_storeu_ps(&model[j].t.x, _mm_shuffle_ps(t, hi, _MM_SHUFFLE(2, 0, 1, 0)));
+    }
+}
+#undef YZX
+#undef ZXY
+#else
 void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
                                rune_xform *model)
 {
@@ -259,3 +303,4 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
         model[j] = (rune_xform){{t.x + p->t.x, t.y + p->t.y, t.z + p->t.z}, q};
     }
 }
+#endif

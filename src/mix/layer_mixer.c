@@ -42,7 +42,8 @@ static void overlay_straight(const mix_kernels *k, const mix_view *l, const floa
 }
 
 /* w = clamp(lw x mask x coverage) for n lanes, 0 for the padding up to
- * `lanes`; loops without a branch inside, so they vectorize. */
+ * `lanes` (w may be cov: each lane reads only its own); loops without a
+ * branch inside, so they vectorize. */
 static void layer_lane_weights(float lw, const float *mask, const float *cov, size_t n, size_t lanes, float *w)
 {
     if (mask) {
@@ -93,11 +94,9 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
 void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_weight)
 {
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
-    size_t count = pose->count;
+    layer_lane_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
     for (size_t i = 0; i < pose->stride; i++) {
-        float w = i < count ? rune_clamp01(lw * (mask ? mask[i] : 1.0f) * pose->coverage[i]) : 0.0f;
-        pose->coverage[i] = w;
-        if (w > 0.0f)
+        if (pose->coverage[i] > 0.0f)
             continue;
         pose->tx[i] = pose->ty[i] = pose->tz[i] = 0.0f;
         pose->qx[i] = pose->qy[i] = pose->qz[i] = 0.0f;

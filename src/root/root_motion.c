@@ -69,9 +69,10 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
 
 static struct rune_root_memo_cycle measure_cycle(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
 {
-    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, up, sample(clip, track, up, 0.0, NULL).t,
-                                     sample(clip, track, up, len, NULL).t, 0.0};
-    double prev = sample(clip, track, up, 0.0, NULL).yaw;
+    root_sample start = sample(clip, track, up, 0.0, NULL);
+    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, up, start.t, sample(clip, track, up, len, NULL).t,
+                                     0.0};
+    double prev = start.yaw;
     for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
         double y = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, NULL).yaw;
         c.yaw += wrap_angle(y - prev);

@@ -4,6 +4,7 @@
  * floors count, per joint, the arithmetic a step cannot avoid and the
  * bytes it must move (docs/performance.md lists them). */
 #include "bench.h"
+#include "ozz_anchor.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,20 +12,19 @@
 
 enum { JOINTS = 64, POSES = 4 };
 
-/* ozz-animation 0.16, AVX2 build, ns per joint (issue 18's side-by-side
- * run on this machine kind: 64 joints, 61 keys a channel, T+R) */
-#define OZZ_FORWARD 9.58
-#define OZZ_RANDOM 84.0
-#define OZZ_SAMPLE3_BLEND 32.9
-#define OZZ_BLEND_FINISHED 0.94
-#define OZZ_LOCAL_TO_MODEL 4.96
-
 static void measure_row(const bench_plan *p, bench_row *row, bench_fn fn, void *ctx, double per)
 {
     bench_timing t = bench_measure(fn, ctx, p->samples, p->sample_s, false);
     double scale = 1e9 / per;
     row->median = t.median * scale;
     row->min = t.min * scale;
+}
+
+/* ozz's figure for a row's work, measured now (bench/ozz_anchor.h) */
+static void ozz_of(const bench_plan *p, const bench_scene *s, bench_ozz_work work, bench_row *row)
+{
+    bench_anchor a = bench_ozz_kernel(p, s, work);
+    row->ozz = a.value, row->ozz_work = true, row->ozz_agree = a.agree, row->ozz_checked = a.checked;
 }
 
 static double naive_of(const bench_plan *p, bench_fn fn, void *ctx, double per)
@@ -77,7 +77,7 @@ static int sampling_rows(const bench_plan *p, const bench_scene *s)
         measure_row(p, &row, sample_fast, &c, JOINTS);
         row.naive = naive_of(p, sample_naive, &c, JOINTS);
         row.floor = bench_floor_ns(p->machine, SAMPLE_FLOPS, SAMPLE_BYTES, BENCH_L2);
-        row.ozz = random ? OZZ_RANDOM : OZZ_FORWARD;
+        ozz_of(p, s, random ? BENCH_OZZ_RANDOM : BENCH_OZZ_FORWARD, &row);
         bench_report_row(p->report, &row);
     }
     rune_sample_cache_destroy(c.cache);
@@ -90,14 +90,15 @@ static int sampling_rows(const bench_plan *p, const bench_scene *s)
 /* n samplings, then per joint and clip a weighted sum with hemisphere
  * alignment (~20 flops) and a normalization */
 static int mix_row(const bench_plan *p, const char *id, const char *label, const bench_scene *s, size_t n,
-                   rune_simd_level level, double ozz)
+                   rune_simd_level level, bool ozz)
 {
     bench_row row = bench_row_make(id, "ns/joint", 0, 0);
     snprintf(row.label, sizeof row.label, "%s [%s]", label, rune_simd_name(rune_simd_resolve(level)));
     if (bench_mix_measure(p, s->rig, s->bindings, n, level, &row))
         return 1;
     row.floor = bench_floor_ns(p->machine, (double)n * (SAMPLE_FLOPS + 20.0), (double)n * SAMPLE_BYTES, BENCH_L2);
-    row.ozz = ozz;
+    if (ozz)
+        ozz_of(p, s, BENCH_OZZ_SAMPLE3_BLEND, &row);
     bench_report_row(p->report, &row);
     return 0;
 }
@@ -192,20 +193,21 @@ static void pose_free(pose_ctx *c)
 typedef struct pose_row {
     const char *id, *label;
     bench_fn fast, naive;
-    double per, flops, bytes, ozz;
+    double per, flops, bytes;
+    int ozz; /* a bench_ozz_work, or -1: ozz has no such job */
 } pose_row;
 
 static const pose_row pose_row_table[] = {
     /* 8 floats read, 7 FMA + a 4-term dot for the hemisphere */
     {"blend_finished", "blend 4 finished poses, per joint per pose", mean_fast, mean_naive, JOINTS * POSES, 22, 32,
-     OZZ_BLEND_FINISHED},
+     BENCH_OZZ_BLEND_FINISHED},
     /* a slerp by series and a lerp; two poses */
     {"override_layer", "override layer, partial weights, per joint per layer", layers_fast, NULL,
      JOINTS * (POSES - 1), 45, 64, -1},
     /* frame * pose and its matrix (~80 flops), the 3x4 product with the
      * parent (72); frame and pose in, a matrix out */
     {"local_to_model", "local-to-model matrices", matrices_fast, matrices_naive, JOINTS, 152, 132,
-     OZZ_LOCAL_TO_MODEL},
+     BENCH_OZZ_LOCAL_TO_MODEL},
     /* two quaternion products and two rotations of a vector */
     {"model_xforms", "model transforms (rotation + translation)", xforms_fast, xforms_naive, JOINTS, 130, 96, -1},
 };
@@ -222,7 +224,8 @@ static int pose_rows(const bench_plan *p, const bench_scene *s)
         if (r->naive)
             row.naive = naive_of(p, r->naive, &c, r->per);
         row.floor = bench_floor_ns(p->machine, r->flops, r->bytes, BENCH_L1);
-        row.ozz = r->ozz;
+        if (r->ozz >= 0)
+            ozz_of(p, s, (bench_ozz_work)r->ozz, &row);
         bench_report_row(p->report, &row);
     }
     pose_free(&c);
@@ -296,7 +299,7 @@ int bench_kernel_rows(const bench_plan *p, const bench_scene *s)
     bench_report_section(p->report, "synthetic rig: 64 joints (binary tree), clips of 61 keys a channel over 2 s, T+R "
                                     "on every joint");
     rc |= sampling_rows(p, s);
-    rc |= mix_row(p, "sample3_blend", "sample 3 clips + blend", s, 3, p->level, OZZ_SAMPLE3_BLEND);
+    rc |= mix_row(p, "sample3_blend", "sample 3 clips + blend", s, 3, p->level, true);
     rc |= pose_rows(p, s);
     rc |= blend_row(p, s);
     bench_report_section(p->report, "sample 3 clips + blend on every kernel level (the same results within 2 ulps)");
@@ -304,7 +307,7 @@ int bench_kernel_rows(const bench_plan *p, const bench_scene *s)
         char id[48];
         snprintf(id, sizeof id, "sample3_blend_%s", rune_simd_name(l));
         if (rune_simd_supported(l))
-            rc |= mix_row(p, id, "sample 3 clips + blend", s, 3, l, -1);
+            rc |= mix_row(p, id, "sample 3 clips + blend", s, 3, l, false);
     }
     return rc;
 }

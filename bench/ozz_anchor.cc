@@ -5,17 +5,32 @@
 // nothing of ozz is in rune's tree).
 #include "ozz_anchor.h"
 
-#include "ozz/animation/runtime/ik_aim_job.h"
-#include "ozz/animation/runtime/ik_two_bone_job.h"
-#include "ozz/base/maths/simd_math.h"
-#include "ozz/base/maths/simd_quaternion.h"
-
-#include <cmath>
-#include <vector>
-
 // ozz keeps __m128 in std::vector here; the attribute it loses does not
 // matter to storage
 #pragma GCC diagnostic ignored "-Wignored-attributes"
+
+
+#include "ozz/animation/offline/animation_builder.h"
+#include "ozz/animation/offline/raw_animation.h"
+#include "ozz/animation/offline/raw_skeleton.h"
+#include "ozz/animation/offline/skeleton_builder.h"
+#include "ozz/animation/runtime/animation.h"
+#include "ozz/animation/runtime/blending_job.h"
+#include "ozz/animation/runtime/ik_aim_job.h"
+#include "ozz/animation/runtime/ik_two_bone_job.h"
+#include "ozz/animation/runtime/local_to_model_job.h"
+#include "ozz/animation/runtime/sampling_job.h"
+#include "ozz/animation/runtime/skeleton.h"
+#include "ozz/base/maths/simd_math.h"
+#include "ozz/base/maths/simd_quaternion.h"
+#include "ozz/base/maths/soa_transform.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
 
 namespace om = ozz::math;
 
@@ -95,6 +110,325 @@ void aim_run(void *p)
 }
 
 om::Float4x4 rotation(om::SimdQuaternion q) { return om::Float4x4::FromQuaternion(q.xyzw); }
+
+// ---- the synthetic scene in ozz's form --------------------------------
+
+namespace oa = ozz::animation;
+namespace oo = ozz::animation::offline;
+
+// What two results may differ by and still be the same pose: ozz stores
+// translations as half floats and rotations as 16-bit components, and
+// interpolates rotations by nlerp (rune by slerp), so a component may move
+// by a few 1e-4 on this rig (0.9 units tall).
+const float SAME = 1e-3f;
+
+// rune's local transform of a joint: its rest frame times the pose
+rune_xform local_of(const rune_rig *rig, const rune_pose *pose, size_t j)
+{
+    rune_xform x = {rune_v3(pose->tx[j], pose->ty[j], pose->tz[j]),
+                    rune_q(pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j])};
+    return rune_xform_mul(rune_rig_frame(rig, j), x);
+}
+
+bool same_xform(rune_xform a, rune_xform b)
+{
+    float sign = rune_q_dot(a.r, b.r) < 0.0f ? -1.0f : 1.0f;
+    float d[7] = {a.t.x - b.t.x, a.t.y - b.t.y, a.t.z - b.t.z, a.r.x - sign * b.r.x, a.r.y - sign * b.r.y,
+                  a.r.z - sign * b.r.z, a.r.w - sign * b.r.w};
+    for (float v : d)
+        if (!(std::fabs(v) <= SAME))
+            return false;
+    return true;
+}
+
+// The bench scene's rig and clips as an ozz skeleton and animations: the
+// same joints, and a key at every key time of rune's clips holding rune's
+// local transform there (frame times the keyed pose), so both runtimes
+// interpolate the same keys.
+struct scene {
+    const bench_scene *s = nullptr;
+    ozz::unique_ptr<oa::Skeleton> skeleton;
+    std::vector<ozz::unique_ptr<oa::Animation>> clips;
+    std::vector<size_t> rune_joint; // per ozz joint (ozz orders joints its own way)
+    size_t joints = 0;
+    float length = 0.0f;
+};
+
+void add_children(const rune_rig *rig, int32_t parent, oo::RawSkeleton::Joint::Children &out)
+{
+    for (size_t j = 0; j < rune_rig_joint_count(rig); j++) {
+        if (rune_rig_parent(rig, j) != parent)
+            continue;
+        rune_xform f = rune_rig_frame(rig, j);
+        oo::RawSkeleton::Joint joint;
+        joint.name = std::to_string(j).c_str();
+        joint.transform.translation = om::Float3(f.t.x, f.t.y, f.t.z);
+        joint.transform.rotation = om::Quaternion(f.r.x, f.r.y, f.r.z, f.r.w);
+        joint.transform.scale = om::Float3(1.0f);
+        add_children(rig, (int32_t)j, joint.children);
+        out.push_back(std::move(joint));
+    }
+}
+
+// false when ozz refuses the rig or a clip
+bool make_scene(const bench_scene *s, size_t clips, scene &z)
+{
+    z.s = s;
+    oo::RawSkeleton raw;
+    add_children(s->rig, -1, raw.roots);
+    z.skeleton = oo::SkeletonBuilder()(raw);
+    if (!z.skeleton)
+        return false;
+    z.joints = (size_t)z.skeleton->num_joints();
+    for (size_t i = 0; i < z.joints; i++)
+        z.rune_joint.push_back((size_t)std::atoi(z.skeleton->joint_names()[i]));
+    z.length = rune_clip_length(rune_binding_clip(s->bindings[0]));
+    rune_pose pose;
+    if (rune_pose_init(&pose, rune_rig_joint_count(s->rig), NULL, NULL))
+        return false;
+    for (size_t c = 0; c < clips; c++) {
+        oo::RawAnimation anim;
+        anim.duration = z.length;
+        anim.tracks.resize(z.joints);
+        for (int k = 0; k <= 60; k++) { // the scene's keys: 30 Hz over 2 s (bench_scene.c)
+            float t = (float)k / 30.0f;
+            rune_binding_sample(s->bindings[c], t, &pose);
+            for (size_t i = 0; i < z.joints; i++) {
+                rune_xform x = local_of(s->rig, &pose, z.rune_joint[i]);
+                anim.tracks[i].translations.push_back({t, om::Float3(x.t.x, x.t.y, x.t.z)});
+                anim.tracks[i].rotations.push_back({t, om::Quaternion(x.r.x, x.r.y, x.r.z, x.r.w)});
+            }
+        }
+        z.clips.push_back(oo::AnimationBuilder()(anim));
+        if (!z.clips.back()) {
+            rune_pose_release(&pose);
+            return false;
+        }
+    }
+    rune_pose_release(&pose);
+    return true;
+}
+
+size_t soa_count(const scene &z) { return (size_t)z.skeleton->num_soa_joints(); }
+
+// A rune pose as ozz's local transforms (frame times pose, exact floats).
+std::vector<om::SoaTransform> to_soa(const scene &z, const rune_pose *pose)
+{
+    std::vector<om::SoaTransform> out(soa_count(z), om::SoaTransform::identity());
+    for (size_t b = 0; b < out.size(); b++) {
+        float v[10][4] = {{0}, {0}, {0}, {0}, {0}, {0}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
+        for (size_t l = 0; l < 4 && 4 * b + l < z.joints; l++) {
+            rune_xform x = local_of(z.s->rig, pose, z.rune_joint[4 * b + l]);
+            float f[7] = {x.t.x, x.t.y, x.t.z, x.r.x, x.r.y, x.r.z, x.r.w};
+            for (int k = 0; k < 7; k++)
+                v[k][l] = f[k];
+        }
+        om::SimdFloat4 c[10];
+        for (int k = 0; k < 10; k++)
+            c[k] = om::simd_float4::LoadPtrU(v[k]);
+        out[b].translation = {c[0], c[1], c[2]};
+        out[b].rotation = {c[3], c[4], c[5], c[6]};
+        out[b].scale = {c[7], c[8], c[9]};
+    }
+    return out;
+}
+
+// ozz joint i of a SoA pose as a transform
+rune_xform from_soa(const std::vector<om::SoaTransform> &soa, size_t i)
+{
+    const om::SoaTransform &b = soa[i / 4];
+    const om::SimdFloat4 c[7] = {b.translation.x, b.translation.y, b.translation.z, b.rotation.x,
+                                 b.rotation.y,    b.rotation.z,    b.rotation.w};
+    float f[7];
+    for (int k = 0; k < 7; k++) {
+        float lanes[4];
+        om::StorePtrU(c[k], lanes);
+        f[k] = lanes[i % 4];
+    }
+    return {rune_v3(f[0], f[1], f[2]), rune_q(f[3], f[4], f[5], f[6])};
+}
+
+// How many joints of an ozz pose equal rune's (frame times pose).
+size_t same_joints(const scene &z, const std::vector<om::SoaTransform> &soa, const rune_pose *pose)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < z.joints; i++)
+        n += same_xform(from_soa(soa, i), local_of(z.s->rig, pose, z.rune_joint[i]));
+    return n;
+}
+
+void sample(const scene &z, size_t clip, float t, oa::SamplingJob::Context &context,
+            std::vector<om::SoaTransform> &out)
+{
+    oa::SamplingJob job;
+    job.animation = z.clips[clip].get();
+    job.context = &context;
+    job.ratio = t / z.length;
+    job.output = ozz::make_span(out);
+    job.Run();
+}
+
+void blend(const scene &z, const std::vector<om::SoaTransform> *poses, const float *weights, size_t n,
+           std::vector<om::SoaTransform> &out)
+{
+    oa::BlendingJob::Layer layers[8];
+    for (size_t i = 0; i < n; i++) {
+        layers[i].weight = weights[i];
+        layers[i].transform = ozz::make_span(poses[i]);
+    }
+    oa::BlendingJob job;
+    job.layers = ozz::span<const oa::BlendingJob::Layer>(layers, n);
+    job.rest_pose = z.skeleton->joint_rest_poses();
+    job.output = ozz::make_span(out);
+    job.Run();
+}
+
+void local_to_model(const scene &z, const std::vector<om::SoaTransform> &in, std::vector<om::Float4x4> &out)
+{
+    oa::LocalToModelJob job;
+    job.skeleton = z.skeleton.get();
+    job.input = ozz::make_span(in);
+    job.output = ozz::make_span(out);
+    job.Run();
+}
+
+// How many joints' model matrices (rotation columns and position) agree.
+size_t same_matrices(const scene &z, const std::vector<om::Float4x4> &ozz_m, const rune_mat4 *rune_m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < z.joints; i++) {
+        bool same = true;
+        for (int col = 0; col < 4; col++) {
+            float f[4];
+            om::StorePtrU(ozz_m[i].cols[col], f);
+            for (int row = 0; row < 3; row++)
+                same = same && std::fabs(f[row] - rune_m[z.rune_joint[i]].m[col * 4 + row]) <= SAME;
+        }
+        n += same;
+    }
+    return n;
+}
+
+float wrap(float t, float length) { return t >= length ? std::fmod(t, length) : t; }
+
+// ---- timed work ---------------------------------------------------------
+
+struct sampling_ctx {
+    const scene *z;
+    oa::SamplingJob::Context context;
+    std::vector<om::SoaTransform> out;
+    bench_sample_ctx time;
+};
+
+void sampling_run(void *p)
+{
+    auto *c = static_cast<sampling_ctx *>(p);
+    sample(*c->z, 0, bench_next_time(&c->time), c->context, c->out);
+}
+
+enum { MIXED = 3 };
+
+struct mix_ctx {
+    const scene *z;
+    oa::SamplingJob::Context context[MIXED];
+    std::vector<om::SoaTransform> local[MIXED], out;
+    float t[MIXED], weight[MIXED];
+};
+
+// bench_mix.c's work: play i at weight 1 / (i + 1), starting 0.1 s apart
+void mix_run(void *p)
+{
+    auto *c = static_cast<mix_ctx *>(p);
+    for (size_t i = 0; i < MIXED; i++) {
+        c->t[i] = wrap(c->t[i] + BENCH_DT, c->z->length);
+        sample(*c->z, i, c->t[i], c->context[i], c->local[i]);
+    }
+    blend(*c->z, c->local, c->weight, MIXED, c->out);
+}
+
+enum { FINISHED = 4 };
+
+struct pose_ctx {
+    const scene *z;
+    std::vector<om::SoaTransform> pose[FINISHED], out;
+    std::vector<om::Float4x4> model;
+    float weight[FINISHED];
+};
+
+void blend_finished_run(void *p)
+{
+    auto *c = static_cast<pose_ctx *>(p);
+    blend(*c->z, c->pose, c->weight, FINISHED, c->out);
+}
+
+void local_to_model_run(void *p)
+{
+    auto *c = static_cast<pose_ctx *>(p);
+    local_to_model(*c->z, c->pose[1], c->model);
+}
+
+// One crowd character: 2 plays at weights 1 and 1/2, blended, matrices
+// (bench_crowds.c's clip crowd).
+struct crowd_character {
+    oa::SamplingJob::Context context[2];
+    std::vector<om::SoaTransform> local[2], out;
+    std::vector<om::Float4x4> model;
+    float t[2];
+};
+
+struct crowd_ctx {
+    const scene *z;
+    std::vector<std::unique_ptr<crowd_character>> chars;
+};
+
+const float CROWD_WEIGHTS[2] = {1.0f, 0.5f};
+
+void crowd_character_run(const scene &z, crowd_character &c)
+{
+    for (size_t i = 0; i < 2; i++) {
+        c.t[i] = wrap(c.t[i] + BENCH_DT, z.length);
+        sample(z, i, c.t[i], c.context[i], c.local[i]);
+    }
+    blend(z, c.local, CROWD_WEIGHTS, 2, c.out);
+    local_to_model(z, c.out, c.model);
+}
+
+void crowd_run(void *p)
+{
+    auto *c = static_cast<crowd_ctx *>(p);
+    for (auto &ch : c->chars)
+        crowd_character_run(*c->z, *ch);
+}
+
+// rune's result for plays of clips 0.. at times t and weights w: their
+// mean, and its model matrices
+void rune_mix(const scene &z, const float *t, const float *w, size_t n, rune_pose *scratch, rune_pose *out,
+              rune_mat4 *model)
+{
+    rune_contribution cs[8];
+    for (size_t i = 0; i < n; i++) {
+        rune_binding_sample(z.s->bindings[i], t[i], &scratch[i]);
+        cs[i] = {&scratch[i], w[i], 0, NULL};
+    }
+    rune_mix_mean(cs, n, RUNE_SIMD_AUTO, out);
+    if (model)
+        rune_rig_model_matrices(z.s->rig, out, model);
+}
+
+struct rune_poses {
+    std::vector<rune_pose> pose;
+    std::vector<rune_mat4> model;
+    explicit rune_poses(const rune_rig *rig, size_t n) : pose(n), model(rune_rig_joint_count(rig))
+    {
+        for (auto &p : pose)
+            rune_pose_init(&p, rune_rig_joint_count(rig), NULL, NULL);
+    }
+    ~rune_poses()
+    {
+        for (auto &p : pose)
+            rune_pose_release(&p);
+    }
+};
 
 } // namespace
 
@@ -184,6 +518,106 @@ extern "C" bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job
         rune_quat rune_r = rune_q_mul(r.delta, jobs[i].rotation);
         a.checked++;
         a.agree += std::fabs(rune_q_dot(ozz_r, rune_r)) >= 1.0f - 1e-4f;
+    }
+    return a;
+}
+
+extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work)
+{
+    bench_anchor a = {-1.0, 0, 0};
+    scene z;
+    if (!make_scene(s, MIXED, z))
+        return a;
+    size_t soa = soa_count(z);
+    rune_poses r(s->rig, FINISHED + 1);
+    rune_pose *out = &r.pose[FINISHED];
+    if (work == BENCH_OZZ_FORWARD || work == BENCH_OZZ_RANDOM) {
+        auto c = std::make_unique<sampling_ctx>();
+        c->z = &z;
+        c->context.Resize((int)z.joints);
+        c->out.resize(soa);
+        c->time = {s->bindings[0], NULL, {0}, 0.0f, z.length, 1u, work == BENCH_OZZ_RANDOM};
+        a.value = 1e9 * bench_measure(sampling_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
+        for (int k = 0; k < 64; k++) { // 64 more times of the same sequence
+            sampling_run(c.get());
+            rune_binding_sample(s->bindings[0], c->time.t, out);
+            a.agree += same_joints(z, c->out, out);
+            a.checked += z.joints;
+        }
+    } else if (work == BENCH_OZZ_SAMPLE3_BLEND) {
+        auto c = std::make_unique<mix_ctx>();
+        c->z = &z;
+        c->out.resize(soa);
+        for (size_t i = 0; i < MIXED; i++) {
+            c->context[i].Resize((int)z.joints);
+            c->local[i].resize(soa);
+            c->t[i] = 0.1f * (float)i;
+            c->weight[i] = 1.0f / (float)(i + 1);
+        }
+        a.value = 1e9 * bench_measure(mix_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
+        for (int k = 0; k < 16; k++) {
+            mix_run(c.get());
+            rune_mix(z, c->t, c->weight, MIXED, r.pose.data(), out, NULL);
+            a.agree += same_joints(z, c->out, out);
+            a.checked += z.joints;
+        }
+    } else {
+        // bench_kernels.c's finished poses: clip l at 0.37 l, equal weights
+        auto c = std::make_unique<pose_ctx>();
+        c->z = &z;
+        c->out.resize(soa);
+        c->model.resize(z.joints);
+        float t[FINISHED];
+        for (size_t l = 0; l < FINISHED; l++) {
+            rune_binding_sample(s->bindings[l], 0.37f * (float)l, &r.pose[l]);
+            c->pose[l] = to_soa(z, &r.pose[l]);
+            c->weight[l] = 1.0f / FINISHED;
+            t[l] = 0.37f * (float)l;
+        }
+        bool blending = work == BENCH_OZZ_BLEND_FINISHED;
+        double per = (double)z.joints * (blending ? FINISHED : 1);
+        bench_fn fn = blending ? blend_finished_run : local_to_model_run;
+        a.value = 1e9 * bench_measure(fn, c.get(), p->samples, p->sample_s, false).median / per;
+        fn(c.get());
+        if (blending) {
+            rune_mix(z, t, c->weight, FINISHED, r.pose.data(), out, NULL);
+            a.agree = same_joints(z, c->out, out);
+        } else {
+            rune_rig_model_matrices(s->rig, &r.pose[1], r.model.data());
+            a.agree = same_matrices(z, c->model, r.model.data());
+        }
+        a.checked = z.joints;
+    }
+    return a;
+}
+
+extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count)
+{
+    bench_anchor a = {-1.0, 0, 0};
+    scene z;
+    if (!make_scene(s, 2, z))
+        return a;
+    crowd_ctx c;
+    c.z = &z;
+    for (size_t i = 0; i < count; i++) {
+        auto ch = std::make_unique<crowd_character>();
+        for (size_t k = 0; k < 2; k++) {
+            ch->context[k].Resize((int)z.joints);
+            ch->local[k].resize(soa_count(z));
+        }
+        ch->out.resize(soa_count(z));
+        ch->model.resize(z.joints);
+        ch->t[0] = wrap(0.013f * (float)i, z.length); // bench_crowds.c's start times
+        ch->t[1] = wrap(0.029f * (float)i, z.length);
+        c.chars.push_back(std::move(ch));
+    }
+    crowd_run(&c); // the warm-up frame rune's crowd gets
+    a.value = 1e3 * bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, false).median;
+    rune_poses r(s->rig, 3);
+    for (size_t i = 0; i < count && i < 16; i++) {
+        rune_mix(z, c.chars[i]->t, CROWD_WEIGHTS, 2, r.pose.data(), &r.pose[2], r.model.data());
+        a.agree += same_matrices(z, c.chars[i]->model, r.model.data());
+        a.checked += z.joints;
     }
     return a;
 }

@@ -16,12 +16,34 @@ extern "C" {
 /** "ozz-animation 0.16 (SIMD: AVX2 + FMA)" when built in; NULL otherwise. */
 const char *bench_ozz_name(void);
 
-/** A figure of ozz for a row: ns per call (< 0: not measured), and how
- * many of the checked inputs gave the same result as rune. */
+/** A figure of ozz for a row, in the row's unit (< 0: not measured), and
+ * how many of the checked inputs (or joints) gave the same result as
+ * rune. */
 typedef struct bench_anchor {
-    double ns;
+    double value;
     size_t agree, checked;
 } bench_anchor;
+
+/** The kernel rows ozz has the work of, on the bench's synthetic scene
+ * (its rig as an ozz skeleton, its clips as ozz animations keyed at the
+ * same times with rune's local transforms: rest frame times pose). */
+typedef enum bench_ozz_work {
+    BENCH_OZZ_FORWARD,        /**< SamplingJob frame after frame at BENCH_DT, ns a joint */
+    BENCH_OZZ_RANDOM,         /**< SamplingJob at random times (bench_next_time), ns a joint */
+    BENCH_OZZ_SAMPLE3_BLEND,  /**< 3 SamplingJobs (weights 1, 1/2, 1/3) + BlendingJob, ns a joint */
+    BENCH_OZZ_BLEND_FINISHED, /**< BlendingJob of 4 finished poses, ns a joint and pose */
+    BENCH_OZZ_LOCAL_TO_MODEL  /**< LocalToModelJob, ns a joint */
+} bench_ozz_work;
+
+/** One kernel row's work done by ozz; agreement: every joint's local
+ * transform (or model matrix) within 1e-3 of rune's, over 64 sampled
+ * times (16 frames of the blend, one pose otherwise). */
+bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work);
+/** The clip crowd with the caller alone: `count` characters each sampling
+ * clips 0 and 1 (weights 1 and 1/2, bench_crowds.c's start times),
+ * blending them and computing model matrices, in ms a frame; agreement:
+ * the first 16 characters' matrices against rune's for the same times. */
+bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count);
 
 /** IKTwoBoneJob on the same chains (matrices built from each job: the mid
  * joint rotated by its mid_rotation, whose local z is ozz's mid axis);

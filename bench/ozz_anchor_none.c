@@ -17,3 +17,15 @@ bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job *jobs, siz
     (void)p, (void)jobs, (void)n;
     return none();
 }
+
+bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work)
+{
+    (void)p, (void)s, (void)work;
+    return none();
+}
+
+bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count)
+{
+    (void)p, (void)s, (void)count;
+    return none();
+}

@@ -7,25 +7,28 @@
  * frames made: 0 is the contract. */
 #include "bench.h"
 #include "ozz_anchor.h"
+#include "rune/compress.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static _Atomic long long allocations;
+static _Atomic long long allocations, live_bytes;
 
 static void *counting_alloc(void *user, size_t size)
 {
     (void)user;
     atomic_fetch_add(&allocations, 1);
+    atomic_fetch_add(&live_bytes, (long long)size);
     return malloc(size);
 }
 
 static void counting_free(void *user, void *p, size_t size)
 {
     (void)user;
-    (void)size;
+    if (p)
+        atomic_fetch_sub(&live_bytes, (long long)size);
     free(p);
 }
 
@@ -79,12 +82,20 @@ static double crowd_floor_ms(const bench_plan *p, size_t joints, size_t count, s
     return 1e-6 * (compute > moving ? compute : moving);
 }
 
-static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers, bool varied)
+/* What a clip crowd's characters play: 2 clips every character shares,
+ * 2 of 64 different clips, or 2 of the same 64 compressed. */
+typedef enum crowd_clips { CROWD_SHARED, CROWD_VARIED, CROWD_COMPRESSED } crowd_clips;
+
+static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t count, size_t workers, crowd_clips kind)
 {
+    static const char *const names[] = {"2 clips", "64 clips", "64 compressed clips"};
+    static const char *const ids[] = {"", "varied_", "compressed_"};
+    bool varied = kind != CROWD_SHARED;
     crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
     int rc = !c.chars || rune_batch_create(workers, &bench_counting, &c.batch, NULL);
     rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT, .matrices = true, .simd = p->level};
     size_t clips = s->clip_count;
+    long long before = atomic_load(&live_bytes);
     for (size_t i = 0; !rc && i < count; i++) {
         uint32_t a = varied ? (uint32_t)(i % clips) : 0, b = varied ? (uint32_t)((i * 7 + 3) % clips) : 1;
         if (b == a)
@@ -96,10 +107,11 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
              rune_character_play_clip(c.chars[i], b, &pb, NULL, NULL);
     }
     if (!rc) {
+        double kb = (double)(atomic_load(&live_bytes) - before) / (double)count / 1000.0;
         bench_row row = bench_row_make("", "ms/frame", 0, 0);
-        snprintf(row.id, sizeof row.id, "crowd_%s%zu_w%zu", varied ? "varied_" : "", count, workers);
-        snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s, %zu worker%s", count,
-                 varied ? "64 clips" : "2 clips", workers, workers == 1 ? "" : "s");
+        snprintf(row.id, sizeof row.id, "crowd_%s%zu_w%zu", ids[kind], count, workers);
+        snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s, %.1f KB each, %zu worker%s",
+                 count, names[kind], kb, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
         if (workers == 0 && !varied) { /* ozz's jobs on the same work, the caller alone */
@@ -110,6 +122,36 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
     }
     crowd_free(&c);
     return rc;
+}
+
+/* The clips of `s` compressed with the default bound, in a library of
+ * their own on a copy of its rig. */
+static int compressed_scene(const bench_scene *s, bench_scene *out)
+{
+    size_t n = rune_rig_joint_count(s->rig);
+    rune_joint_desc *jd = calloc(n, sizeof *jd);
+    int rc = !jd;
+    for (size_t j = 0; !rc && j < n; j++) {
+        jd[j].part = rune_rig_part(s->rig, j);
+        jd[j].parent = rune_rig_parent(s->rig, j) >= 0 ? rune_rig_parent_part(s->rig, j) : NULL;
+        jd[j].frame = rune_rig_frame(s->rig, j);
+    }
+    out->lib = NULL;
+    rc = rc || rune_library_create(jd, n, NULL, &out->lib, NULL);
+    free(jd);
+    for (size_t i = 0; !rc && i < s->clip_count; i++) {
+        rune_clip *packed;
+        rc = rune_clip_compress(rune_binding_clip(s->bindings[i]), s->rig, NULL, NULL, &packed, NULL) ||
+             rune_library_adopt_clip(out->lib, packed, NULL, NULL);
+    }
+    if (rc) {
+        rune_library_destroy(out->lib);
+        return 1;
+    }
+    out->rig = rune_library_rig(out->lib);
+    out->bindings = rune_library_bindings(out->lib);
+    out->clip_count = s->clip_count;
+    return 0;
 }
 
 /* The graph of the graph crowd: a base layer walking a directional 2D
@@ -211,10 +253,16 @@ int bench_crowd_rows(const bench_plan *p, const bench_scene *s, const bench_scen
     size_t workers = p->workers;
     int rc = 0;
     bench_report_section(p->report, "crowds (rune_batch: the caller, then with workers; 64-joint characters)");
+    bench_scene packed;
+    rc = compressed_scene(varied, &packed);
+    bool have_packed = !rc;
     for (size_t w = 0; w <= workers && !rc; w += workers ? workers : 1) {
-        rc |= clip_crowd_row(p, s, count, w, false);
-        rc |= clip_crowd_row(p, varied, count, w, true);
+        rc |= clip_crowd_row(p, s, count, w, CROWD_SHARED);
+        rc |= clip_crowd_row(p, varied, count, w, CROWD_VARIED);
+        rc |= clip_crowd_row(p, &packed, count, w, CROWD_COMPRESSED);
     }
+    if (have_packed)
+        bench_scene_free(&packed);
     for (size_t n = 1000; n <= count && !rc; n *= 10)
         for (size_t w = 0; w <= workers && !rc; w += workers ? workers : 1)
             rc |= graph_crowd_row(p, s, n, w);

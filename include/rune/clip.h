@@ -264,7 +264,12 @@ RUNE_API bool rune_simd_supported(rune_simd_level level);
  * Key values are read from the clip itself, so a play costs one key index
  * per lane. A vectorized kernel interpolates all lanes at once; results
  * equal rune_clip_sample_track within 1e-6. Create it when playback starts:
- * sampling never allocates. */
+ * sampling never allocates.
+ * A compressed clip's cache keeps no keys: each sample decodes the
+ * segments it reads, building their tables on the stack (about 14 KB of
+ * it), so a play of a compressed clip through a binding
+ * (rune_binding_sampler_create, which shares the binding's per-lane plan)
+ * holds a few hundred bytes (rune_sample_cache_bytes). */
 typedef struct rune_sample_cache rune_sample_cache;
 
 /** Builds a cache whose lane i samples track i of `clip`, using the kernel
@@ -317,6 +322,8 @@ static inline void rune_sample_chunk_set(rune_sample_chunk *chunk, size_t i, con
 RUNE_API void rune_sample_cache_sample(rune_sample_cache *cache, float t, size_t first, size_t count, rune_sample_chunk *out);
 /** Number of lanes. */
 RUNE_API size_t rune_sample_cache_lane_count(const rune_sample_cache *cache);
+/** Bytes the cache holds (its one allocation): a play's memory. */
+RUNE_API size_t rune_sample_cache_bytes(const rune_sample_cache *cache);
 /** How many binary searches the cache has done (seeks, not steady play). */
 RUNE_API size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 /** Asks the CPU to start loading the cache's per-play state: for loops over

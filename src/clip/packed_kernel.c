@@ -17,7 +17,7 @@
 
 /* Entries [e, n) of a slot's tables for the segment whose first
  * subtrack is at `at`, one by one. */
-static void load_scalar(const pack_cursor *c, pack_entries *s, size_t at, size_t e, size_t n)
+static void load_scalar(const pack_plan *c, const uint32_t *sub_bit, pack_entries *s, size_t at, size_t e, size_t n)
 {
     const clip_packed *p = c->p;
     for (; e < n; e++) {
@@ -26,7 +26,7 @@ static void load_scalar(const pack_cursor *c, pack_entries *s, size_t at, size_t
         const uint8_t *w = &p->width[(at + a) * 3];
         const uint8_t *lo = &p->lo[(at + a) * 3], *hi = &p->hi[(at + a) * 3];
         const float *r = &p->range[(size_t)a * PACK_RANGE];
-        uint32_t addr = c->sub_bit[a];
+        uint32_t addr = sub_bit[a];
         s->stride[e] = pack_sample_bits(w);
         s->dropped[e] = rotation ? PACK_DROPPED(w[0]) : 3u;
         for (unsigned m = 0; m < 3; m++) {
@@ -49,7 +49,7 @@ static void load_scalar(const pack_cursor *c, pack_entries *s, size_t at, size_t
  * scalar one's, in the same order. The last
  * block runs whole: the entry arrays' slack (PACK_ENTRY_SLACK) holds
  * subtrack 0, a valid one, and takes the stores. Returns the entries done. */
-static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
+static size_t load_wide(const pack_plan *c, const uint32_t *sub_bit, pack_entries *s, size_t at)
 {
     const clip_packed *p = c->p;
     const void *wb = p->width + at * 3, *lb = p->lo + at * 3, *hb = p->hi + at * 3;
@@ -67,7 +67,7 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
         __m512i rv = _mm512_loadu_si512(c->rotation + e);
         __mmask16 rot = _mm512_test_epi32_mask(rv, rv);
         __m512i d = _mm512_mask_blend_epi32(rot, three, _mm512_srli_epi32(_mm512_and_si512(wv, byte), 6));
-        __m512i addr = _mm512_i32gather_epi32(sub, c->sub_bit, 4);
+        __m512i addr = _mm512_i32gather_epi32(sub, sub_bit, 4);
         _mm512_storeu_si512(s->stride + e, _mm512_add_epi32(_mm512_add_epi32(w[0], w[1]), w[2]));
         _mm512_storeu_si512(s->dropped + e, d);
         for (int m = 0; m < 3; m++) {
@@ -96,7 +96,7 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
 /* load_wide of the AVX-512 build, 8 entries at a time: compares and
  * blends stand in for its mask registers, a division masked by hand for
  * its zero-masked one. */
-static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
+static size_t load_wide(const pack_plan *c, const uint32_t *sub_bit, pack_entries *s, size_t at)
 {
     const clip_packed *p = c->p;
     const int *wb = (const int *)(const void *)(p->width + at * 3), *lb = (const int *)(const void *)(p->lo + at * 3);
@@ -114,7 +114,7 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
                         _mm256_and_si256(_mm256_srli_epi32(wv, 16), five)};
         __m256i rot = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(c->rotation + e)), zero);
         __m256i d = _mm256_blendv_epi8(_mm256_srli_epi32(_mm256_and_si256(wv, byte), 6), three, rot);
-        __m256i addr = _mm256_i32gather_epi32((const int *)(const void *)c->sub_bit, sub, 4);
+        __m256i addr = _mm256_i32gather_epi32((const int *)(const void *)sub_bit, sub, 4);
         _mm256_storeu_si256((__m256i *)(s->stride + e), _mm256_add_epi32(_mm256_add_epi32(w[0], w[1]), w[2]));
         _mm256_storeu_si256((__m256i *)(s->dropped + e), d);
         for (int m = 0; m < 3; m++) {
@@ -142,19 +142,15 @@ static size_t load_wide(const pack_cursor *c, pack_entries *s, size_t at)
 }
 #endif
 
-void KERNEL(rune__pack_load)(pack_cursor *c, pack_entries *s, uint32_t g)
+void KERNEL(rune__pack_load)(const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g)
 {
-    const clip_packed *p = c->p;
-    size_t at = (size_t)g * p->subtracks, e = 0;
-    uint32_t bit = p->seg_start[g] * 8u;
-    for (uint32_t a = 0; a < p->subtracks; a++) {
-        c->sub_bit[a] = bit;
-        bit += 8u * PACK_SUB_BYTES(&p->width[(at + a) * 3]);
-    }
+    size_t at = (size_t)g * v->p->subtracks, e = 0;
 #if defined(KERNEL_GATHER_AVX2)
-    e = load_wide(c, s, at);
+    e = load_wide(v, sub_bit, s, at);
 #endif
-    load_scalar(c, s, at, e, c->entries);
+    /* up to a whole vector of 8: the sampling kernel decodes the entries
+     * in whole vectors, and the plan's slack holds valid subtracks */
+    load_scalar(v, sub_bit, s, at, e, (v->entries + 7) & ~(size_t)7);
 }
 
 /* Entries at a time: the values live on the stack. */

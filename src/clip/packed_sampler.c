@@ -1,12 +1,12 @@
-/* The batch sampler of packed clips: the per-play cursor and the choice
- * of kernel.
+/* The batch sampler of packed clips: the plan a lane map shares among its
+ * plays, the per-play cursor and the choice of kernel.
  *
- * Like the key cursors of sample_cache.c, the cursor keeps what playback
- * reuses: for the (at most two) segments the last sample touched, every
- * lane's decoding tables (where its bits start, their widths, the
- * dequantization), so a frame inside a segment only fetches and
- * interpolates, playback rebuilds the tables once per 16 samples and
- * random access once per jump. No key is ever decompressed into it. */
+ * A sample builds the decoding tables of the segments it reads (where
+ * each entry's bits start, their widths, the dequantization) on the
+ * stack, one group of entries at a time, then fetches and interpolates:
+ * a play keeps no tables, so a crowd of plays costs what its clips and
+ * plans do (issue 28: a play took ~26 KB of tables on a 64-joint rig).
+ * No key is ever decompressed into memory. */
 #include "packed_sampler.h"
 
 #include <math.h>
@@ -16,7 +16,7 @@ static size_t channels_of(const clip_packed *p) { return p->scaled ? 3 : 2; }
 
 /* Lane i's values where its channels are constant: the track's own
  * (rotations as stored: exact), identity for a lane without a track. */
-static void fixed_lane(pack_cursor *c, size_t i, const packed_track *t)
+static void fixed_lane(pack_plan *c, size_t i, const packed_track *t)
 {
     float v[PACK_FIXED] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1};
     if (t) {
@@ -49,44 +49,24 @@ static size_t entry_room(const clip_packed *p, const int32_t *lane_track, size_t
     return live + PACK_ENTRY_SLACK;
 }
 
-size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
+size_t rune__pack_plan_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return (2 * PACK_ENTRY_FIELDS * room + PACK_FIXED * padded + p->subtracks + (3 + PACK_RANGE) * room + groups) *
-           sizeof(uint32_t);
+    return align16(sizeof(pack_plan)) + (PACK_FIXED * padded + (3 + PACK_RANGE) * room + groups) * sizeof(uint32_t);
 }
 
-/* The kernel builds of an instruction set. */
-#define KERNELS(isa)                                                                                                  \
-    (pack_kernels) { rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
-
-static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
-
-void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
-                            size_t tracks, rune_simd_level level, void *memory)
+const pack_plan *rune__pack_plan_init(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks,
+                                      void *memory)
 {
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
+    pack_plan *c = memory;
     memset(c, 0, sizeof *c);
     c->p = p, c->lanes = lanes, c->padded = padded;
     c->channels = (int)channels_of(p);
-    c->kernels = kernels_for(level);
-    rune__pack_cursor_reset(c);
-    uint32_t *m = memory;
-    for (int s = 0; s < 2; s++) {
-        pack_entries *x = &c->slot[s];
-        for (int k = 0; k < 3; k++) {
-            x->addr[k] = m, m += room;
-            x->mask[k] = m, m += room;
-            x->base[k] = (float *)m, m += room;
-            x->scale[k] = (float *)m, m += room;
-        }
-        x->stride = m, m += room;
-        x->dropped = m, m += room;
-    }
+    uint32_t *m = (uint32_t *)((char *)memory + align16(sizeof(pack_plan)));
     for (int k = 0; k < PACK_FIXED; k++)
         c->fixed[k] = (float *)m, m += padded;
-    c->sub_bit = m, m += p->subtracks;
     c->lane = m, m += room;
     c->sub = m, m += room;
     c->rotation = m, m += room;
@@ -111,43 +91,93 @@ void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t 
             }
         }
     c->group[g] = (uint32_t)c->entries;
+    return c;
 }
 
-void rune__pack_cursor_reset(pack_cursor *c) { c->seg[0] = c->seg[1] = UINT32_MAX; }
-
-/* The slot holding segment g, loading it (into the slot not holding
- * `keep`) when neither does. */
-static const pack_entries *slot_for(pack_cursor *c, uint32_t g, uint32_t keep)
+size_t rune__pack_cursor_bytes(const clip_packed *p)
 {
-    for (int s = 0; s < 2; s++)
-        if (c->seg[s] == g)
-            return &c->slot[s];
-    int s = c->seg[0] == keep ? 1 : 0;
-    c->kernels.load(c, &c->slot[s], g);
-    c->seg[s] = g;
-    return &c->slot[s];
+    return p->subtracks > PACK_STACK_SUBTRACKS ? 2 * (size_t)p->subtracks * sizeof(uint32_t) : 0;
 }
 
-bool rune__packed_sample_to(pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o)
+/* The kernel builds of an instruction set. */
+#define KERNELS(isa)                                                                                                  \
+    (pack_kernels) { rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
+
+static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
+
+void rune__pack_cursor_init(pack_cursor *c, const pack_plan *plan, rune_simd_level level, void *memory)
 {
-    const clip_packed *p = c->p;
+    c->plan = plan;
+    c->kernels = kernels_for(level);
+    c->sub_bit = rune__pack_cursor_bytes(plan->p) ? memory : NULL;
+}
+
+/* Where each subtrack's bits start in segment g. */
+static void segment_bits(const clip_packed *p, uint32_t g, uint32_t *bits)
+{
+    const uint8_t *w = &p->width[(size_t)g * p->subtracks * 3];
+    uint32_t bit = p->seg_start[g] * 8u;
+    for (uint32_t a = 0; a < p->subtracks; a++) {
+        bits[a] = bit;
+        bit += 8u * PACK_SUB_BYTES(&w[a * 3]);
+    }
+}
+
+/* Decoding tables of one group of entries: at most a chunk's lanes, and
+ * the slack the kernels write past them. */
+#define GROUP_ROOM (RUNE_SAMPLE_CHUNK + PACK_ENTRY_SLACK)
+typedef struct group_tables {
+    uint32_t addr[3][GROUP_ROOM], mask[3][GROUP_ROOM], stride[GROUP_ROOM], dropped[GROUP_ROOM];
+    float base[3][GROUP_ROOM], scale[3][GROUP_ROOM];
+} group_tables;
+
+static pack_entries entries_in(group_tables *t)
+{
+    return (pack_entries){{t->addr[0], t->addr[1], t->addr[2]}, {t->mask[0], t->mask[1], t->mask[2]}, t->stride,
+                          t->dropped, {t->base[0], t->base[1], t->base[2]}, {t->scale[0], t->scale[1], t->scale[2]}};
+}
+
+bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o)
+{
+    const pack_plan *plan = c->plan;
+    const clip_packed *p = plan->p;
     /* the constant channels first (scale only for a clip with scale) */
     float *const out[PACK_FIXED] = {o->qx,     o->qy,   o->qz,       o->qw, o->x,  o->y, o->z,
                                     o->weight, o->mask, o->coverage, o->sx, o->sy, o->sz};
     const float *src[PACK_FIXED];
     for (int k = 0; k < PACK_FIXED; k++)
-        src[k] = c->fixed[k] + first;
+        src[k] = plan->fixed[k] + first;
     c->kernels.copy(src, out, p->scaled ? PACK_FIXED : PACK_FIXED - 3, n);
+    size_t g = first / RUNE_SAMPLE_CHUNK * (size_t)plan->channels;
+    if (plan->group[g] == plan->group[g + (size_t)plan->channels])
+        return p->scaled; /* nothing animated in this chunk */
     uint32_t i0, i1;
     float u;
     pack_locate(p, t, &i0, &i1, &u);
     uint32_t g0 = i0 / PACK_SEGMENT, g1 = i1 / PACK_SEGMENT;
-    const pack_entries *a = slot_for(c, g0, g1);
-    const pack_entries *b = slot_for(c, g1, g0);
-    size_t g = first / RUNE_SAMPLE_CHUNK * (size_t)c->channels;
-    for (int ch = 0; ch < c->channels; ch++, g++)
-        if (c->group[g] < c->group[g + 1])
-            c->kernels.sample(p->data, a, b, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, c->group[g],
-                              c->group[g + 1], c->lane, first, o);
+    /* on a sample exactly the second sample is not read */
+    bool two = g1 != g0 && u != 0.0f;
+    uint32_t stack_bits[2][PACK_STACK_SUBTRACKS];
+    uint32_t *bits[2] = {c->sub_bit ? c->sub_bit : stack_bits[0],
+                         c->sub_bit ? c->sub_bit + p->subtracks : stack_bits[1]};
+    segment_bits(p, g0, bits[0]);
+    if (two)
+        segment_bits(p, g1, bits[1]);
+    group_tables ta, tb; /* 2 x 5 KB */
+    pack_entries a = entries_in(&ta), b = entries_in(&tb);
+    for (int ch = 0; ch < plan->channels; ch++, g++) {
+        uint32_t e0 = plan->group[g], e1 = plan->group[g + 1];
+        if (e0 == e1)
+            continue;
+        pack_plan v = *plan; /* this group's entries */
+        v.lane += e0, v.sub += e0, v.rotation += e0, v.entries = e1 - e0;
+        for (int k = 0; k < PACK_RANGE; k++)
+            v.range[k] += e0;
+        c->kernels.load(&v, bits[0], &a, g0);
+        if (two)
+            c->kernels.load(&v, bits[1], &b, g1);
+        c->kernels.sample(p->data, &a, two ? &b : &a, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, 0, v.entries,
+                          v.lane, first, o);
+    }
     return p->scaled;
 }

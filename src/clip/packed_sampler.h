@@ -29,57 +29,74 @@ typedef struct pack_entries {
  * (scale last: only clips with scale copy it). */
 #define PACK_FIXED 13
 
-typedef struct pack_cursor pack_cursor;
+/* What sampling a packed clip through one lane map needs beside the
+ * clip, and no play changes: the constant channels' values per lane, and
+ * the animated channels ("entries") ordered by chunk, then channel, with
+ * each one's lane, subtrack and clip range. A binding builds one and its
+ * plays share it (a play's own state is a few hundred bytes). */
+typedef struct pack_plan {
+    const clip_packed *p;
+    size_t lanes, padded;
+    int channels;             /* 2, or 3 with scale */
+    float *fixed[PACK_FIXED]; /* per lane */
+    /* per entry; group[chunk * channels + channel] is the first of a group */
+    uint32_t *lane, *sub, *group;
+    uint32_t *rotation;       /* per entry: 1 for a rotation channel */
+    float *range[PACK_RANGE]; /* per entry: its subtrack's clip range (min[4], extent[4]) */
+    size_t entries;
+} pack_plan;
 
 /* The kernels of one instruction set (packed_kernel.c). */
 typedef struct pack_kernels {
-    void (*load)(pack_cursor *c, pack_entries *s, uint32_t g);
+    void (*load)(const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g);
     void (*copy)(const float *const *src, float *const *dst, int count, size_t n);
     void (*sample)(const uint8_t *data, const pack_entries *a, const pack_entries *b, uint32_t ja, uint32_t jb,
                    float u, int channel, size_t e0, size_t e1, const uint32_t *lane, size_t first,
                    const sample_dest *o);
 } pack_kernels;
 
-struct pack_cursor {
-    const clip_packed *p;
-    size_t lanes, padded;
-    int channels;    /* 2, or 3 with scale */
-    uint32_t seg[2]; /* the segment each slot holds; UINT32_MAX: none */
-    pack_entries slot[2];
-    pack_kernels kernels;
-    float *fixed[PACK_FIXED]; /* per lane */
-    uint32_t *sub_bit; /* per subtrack: bit address in the segment being loaded */
-    /* entries ordered by chunk, then channel: the lane and subtrack of
-     * each; group[chunk * channels + channel] is the first of a group */
-    uint32_t *lane, *sub, *group;
-    uint32_t *rotation; /* per entry: 1 for a rotation channel */
-    float *range[PACK_RANGE]; /* per entry: its subtrack's clip range (min[4], extent[4]) */
-    size_t entries;
-};
+/* Subtracks whose bit addresses a sample computes on the stack; a clip
+ * with more gives each cursor room for them (2 segments' worth). */
+#define PACK_STACK_SUBTRACKS 512
 
-/* Bytes a cursor needs (16-byte aligned memory) for a clip and lanes
- * mapped as rune__pack_cursor_init maps them: a few KB for a 40-joint
- * rig (the animated channels' tables for two segments, the constant
- * channels' values). */
-size_t rune__pack_cursor_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks);
-/* Lays a cursor out in `memory` for lanes mapped to tracks by
- * lane_track (NULL: lane i is track i; negative or past the tracks: no
- * track), with the kernels of `level` (resolved), and empties it. */
-void rune__pack_cursor_init(pack_cursor *c, const clip_packed *p, const int32_t *lane_track, size_t lanes,
-                            size_t tracks, rune_simd_level level, void *memory);
-/* Forgets the loaded segments. */
-void rune__pack_cursor_reset(pack_cursor *c);
+/* A play's cursor: the shared plan, the kernels, and (clips of many
+ * subtracks only) room for two segments' bit addresses. The decoding
+ * tables of a sample are built on the stack for each group of entries
+ * (at most a chunk's lanes), so a play keeps no tables. */
+typedef struct pack_cursor {
+    const pack_plan *plan;
+    pack_kernels kernels;
+    uint32_t *sub_bit; /* NULL unless the clip has more than PACK_STACK_SUBTRACKS */
+} pack_cursor;
+
+/* Bytes a plan needs (16-byte aligned memory, the plan itself at its
+ * start) for a clip and lanes mapped to tracks by lane_track (NULL: lane
+ * i is track i; negative or past the tracks: no track). */
+size_t rune__pack_plan_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks);
+/* Lays a plan out in `memory` (rune__pack_plan_bytes of it) and returns it. */
+const pack_plan *rune__pack_plan_init(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks,
+                                      void *memory);
+
+/* Bytes a cursor needs after it for a clip: 0 but for clips of more than
+ * PACK_STACK_SUBTRACKS subtracks. */
+size_t rune__pack_cursor_bytes(const clip_packed *p);
+/* Sets a cursor up on a plan with the kernels of `level` (resolved);
+ * `memory` holds rune__pack_cursor_bytes. */
+void rune__pack_cursor_init(pack_cursor *c, const pack_plan *plan, rune_simd_level level, void *memory);
 
 /* Samples lanes [first, first + n) (n padded to KERNEL_LANES) at clip
  * time t into o; returns whether scale was written. */
-bool rune__packed_sample_to(pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o);
+bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o);
 
 /* Copies `count` arrays of n floats (the constant channels into a chunk:
  * inlined vector copies beat a library call each for 40 floats). */
 KERNEL_DECLARE(void, rune__pack_copy, (const float *const *src, float *const *dst, int count, size_t n));
 
-/* Fills slot s with the entries' decoding tables for segment g. */
-KERNEL_DECLARE(void, rune__pack_load, (pack_cursor *c, pack_entries *s, uint32_t g));
+/* Fills s with the decoding tables of the entries of v (a plan, or a view
+ * of some of its entries) for segment g, whose subtracks' first bits are
+ * sub_bit[]. Whole vectors are written: s has PACK_ENTRY_SLACK past the
+ * last entry. */
+KERNEL_DECLARE(void, rune__pack_load, (const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g));
 
 /* Entries [e0, e1) of one channel: decodes sample ja of slot a and jb of
  * slot b, interpolates (PACK_ROT: rebuilds the dropped components,

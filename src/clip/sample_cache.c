@@ -38,8 +38,9 @@ struct rune_sample_cache {
     size_t seeks;
     int32_t row_lane; /* time-major clips: a lane with a track (-1: none), whose row every track lane shares */
     size_t block_size;
-    pack_cursor pack; /* a packed clip's cursor (its tables after bad[]) */
-    uint32_t key[]; /* per lane: the position of the segment it is on (see rune_clip.seg_stride) */
+    pack_cursor pack; /* a packed clip's cursor (its plan, when its own, after bad[]) */
+    uint32_t key[]; /* per lane: the position of the segment it is on (see rune_clip.seg_stride); none for a
+                       packed clip */
 };
 
 bool rune_simd_supported(rune_simd_level level)
@@ -242,6 +243,8 @@ static void refill(rune_sample_cache *c, float t)
 
 void rune_sample_cache_reset(rune_sample_cache *c)
 {
+    if (c->clip->packed)
+        return; /* its cursor keeps nothing between samples */
     for (size_t i = 0; i < c->padded; i++) {
         /* a lane with a track starts on its first key and is located by the
          * next sample; the others stay on the null key, valid at all times */
@@ -254,23 +257,33 @@ void rune_sample_cache_reset(rune_sample_cache *c)
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;
     c->any_exact = false;
-    if (c->clip->packed)
-        rune__pack_cursor_reset(&c->pack);
 }
 
-rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
-                                           rune_simd_level level, const rune_allocator *alloc,
-                                           rune_sample_cache **out, rune_error *err)
+size_t rune__sample_plan_bytes(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
+{
+    return clip->packed ? rune__pack_plan_bytes(clip->packed, lane_track, lanes, clip->track_count) : 0;
+}
+
+const pack_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory)
+{
+    return clip->packed ? rune__pack_plan_init(clip->packed, lane_track, lanes, clip->track_count, memory) : NULL;
+}
+
+rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
+                                              const pack_plan *plan, rune_simd_level level,
+                                              const rune_allocator *alloc, rune_sample_cache **out, rune_error *err)
 {
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     size_t padded = kernel_lanes(lanes);
     if (padded == 0)
         padded = KERNEL_LANES;
+    size_t key_lanes = clip->packed ? 0 : padded; /* a packed clip's lanes keep no key */
     if (padded > (SIZE_MAX / 2 - sizeof(rune_sample_cache)) / (sizeof(uint32_t) + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    size_t tables = align16(sizeof(rune_sample_cache) + padded * (sizeof(uint32_t) + 1));
-    size_t bytes = tables + (clip->packed ? rune__pack_cursor_bytes(clip->packed, lane_track, lanes, clip->track_count) : 0);
+    size_t head = align16(sizeof(rune_sample_cache) + key_lanes * (sizeof(uint32_t) + 1));
+    size_t own_plan = clip->packed && !plan ? rune__sample_plan_bytes(clip, lane_track, lanes) : 0;
+    size_t bytes = head + own_plan + (clip->packed ? rune__pack_cursor_bytes(clip->packed) : 0);
     rune_sample_cache *c = rune__calloc(alloc, 1, bytes);
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
@@ -282,13 +295,21 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
     c->padded = padded;
     c->level = rune_simd_resolve(level);
     c->kernels = kernels_for(c->level);
+    if (own_plan)
+        plan = rune__sample_plan_init(clip, lane_track, lanes, (char *)c + head);
     if (clip->packed)
-        rune__pack_cursor_init(&c->pack, clip->packed, lane_track, lanes, clip->track_count, c->level,
-                               (char *)c + tables);
-    c->bad = (uint8_t *)(c->key + padded);
+        rune__pack_cursor_init(&c->pack, plan, c->level, (char *)c + head + own_plan);
+    c->bad = (uint8_t *)(c->key + key_lanes);
     rune_sample_cache_reset(c);
     *out = c;
     return RUNE_OK;
+}
+
+rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
+                                           rune_simd_level level, const rune_allocator *alloc,
+                                           rune_sample_cache **out, rune_error *err)
+{
+    return rune__sample_cache_create_planned(clip, lane_track, lanes, NULL, level, alloc, out, err);
 }
 
 rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
@@ -310,10 +331,11 @@ const int32_t *rune_sample_cache_lane_tracks(const rune_sample_cache *c) { retur
 rune_simd_level rune_sample_cache_level(const rune_sample_cache *c) { return c->level; }
 size_t rune_sample_cache_seeks(const rune_sample_cache *c) { return c->seeks; }
 size_t rune_sample_cache_lane_count(const rune_sample_cache *c) { return c->lanes; }
+size_t rune_sample_cache_bytes(const rune_sample_cache *c) { return c->block_size; }
 
 void rune_sample_cache_prefetch(const rune_sample_cache *c)
 {
-    const char *p = (const char *)c, *end = (const char *)&c->key[c->lanes];
+    const char *p = (const char *)c, *end = (const char *)&c->key[c->clip->packed ? 0 : c->lanes];
     for (; p < end; p += 64)
         __builtin_prefetch(p);
 }

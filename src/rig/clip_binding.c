@@ -22,6 +22,9 @@ struct rune_binding {
     int32_t *track_of_joint; /* the lane map of the binding's samplers */
     size_t curve_count;      /* the rig's curves when bound */
     int32_t *curve_of_rig;   /* per rig curve: the clip's curve, or -1 */
+    void *plan_block;        /* a packed clip: the plan its samplers share (sample_dest.h) */
+    size_t plan_bytes;
+    const pack_plan *plan;
 };
 
 /* How many tracks of the clip carry this part name. */
@@ -63,11 +66,14 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
     int32_t *lanes = rune__calloc(alloc, joints, sizeof *lanes);
     size_t curves = rune_rig_curve_count(rig);
     int32_t *curve_map = rune__calloc(alloc, curves, sizeof *curve_map);
-    if (!b || !map || !lanes || !curve_map) {
+    size_t plan_bytes = rune__sample_plan_bytes(clip, lanes, joints);
+    void *plan = plan_bytes ? rune__calloc(alloc, 1, plan_bytes) : NULL;
+    if (!b || !map || !lanes || !curve_map || (plan_bytes && !plan)) {
         rune__free(alloc, b, 1, sizeof *b);
         rune__free(alloc, map, tracks, sizeof *map);
         rune__free(alloc, lanes, joints, sizeof *lanes);
         rune__free(alloc, curve_map, curves, sizeof *curve_map);
+        rune__free(alloc, plan, 1, plan_bytes);
         rune_clip_destroy(owned);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
     }
@@ -94,6 +100,9 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
             b->bound++;
         }
     }
+    b->plan_block = plan;
+    b->plan_bytes = plan_bytes;
+    b->plan = plan ? rune__sample_plan_init(clip, lanes, joints, plan) : NULL;
     *out = b;
     return RUNE_OK;
 }
@@ -106,6 +115,7 @@ void rune_binding_destroy(rune_binding *b)
     rune__free(&a, b->joint_of_track, b->track_count, sizeof *b->joint_of_track);
     rune__free(&a, b->track_of_joint, b->joint_count, sizeof *b->track_of_joint);
     rune__free(&a, b->curve_of_rig, b->curve_count, sizeof *b->curve_of_rig);
+    rune__free(&a, b->plan_block, 1, b->plan_bytes);
     rune_clip_destroy(b->owned);
     rune__free(&a, b, 1, sizeof *b);
 }
@@ -155,7 +165,8 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
 rune_status rune_binding_sampler_create(const rune_binding *b, rune_simd_level level, const rune_allocator *alloc,
                                         rune_sample_cache **out, rune_error *err)
 {
-    return rune_sample_cache_create_lanes(b->clip, b->track_of_joint, b->joint_count, level, alloc, out, err);
+    return rune__sample_cache_create_planned(b->clip, b->track_of_joint, b->joint_count, b->plan, level, alloc, out,
+                                             err);
 }
 
 bool rune_binding_sampler_matches(const rune_binding *b, const rune_sample_cache *cache)

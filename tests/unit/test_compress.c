@@ -337,6 +337,110 @@ static void test_asset_equals_memory(void **state)
     rune_rig_destroy(rig);
 }
 
+/* A rig of n joints, every one a child of the first (0.1 above it; a
+ * chain would take the compressor's error search quadratic time), and a
+ * 2 s clip at 30 Hz moving every joint (translation and rotation: 2 n
+ * animated channels), compressed with a fixed bound. */
+static void make_wide_rig(size_t n, rune_rig **rig, rune_clip **packed)
+{
+    enum { KEYS = 61 };
+    rune_joint_desc *jd = calloc(n, sizeof *jd);
+    char (*names)[16] = calloc(n, sizeof *names);
+    rune_key_pose_desc *poses = calloc(KEYS * n, sizeof *poses);
+    rune_keyframe_desc kf[KEYS];
+    for (size_t j = 0; j < n; j++) {
+        snprintf(names[j], sizeof names[j], "J%zu", j);
+        jd[j] = (rune_joint_desc){names[j], j ? names[0] : NULL, {{0, 0.1f, 0}, {0, 0, 0, 1}}};
+    }
+    for (size_t k = 0; k < KEYS; k++) {
+        float t = (float)k / 30.0f;
+        for (size_t j = 0; j < n; j++) {
+            float ph = 3.1415927f * t + 0.37f * (float)j;
+            poses[k * n + j] = (rune_key_pose_desc){j ? names[0] : "", names[j], {0.02f * sinf(ph), 0, 0},
+                                                    rune_q_axis_angle(rune_v3(0, 0, 1), 0.3f * sinf(ph)), 1, 0};
+        }
+        kf[k] = (rune_keyframe_desc){t, &poses[k * n], n};
+    }
+    rune_sequence_desc d = {"chain", 1, true, 0, kf, KEYS, NULL, 0};
+    rune_clip *exact;
+    assert_int_equal(rune_rig_create(jd, n, NULL, rig, NULL), RUNE_OK);
+    assert_int_equal(rune_clip_compile(&d, NULL, &exact, NULL), RUNE_OK);
+    rune_compress_settings s = {1e-4f, 0.05f, 0.0f};
+    assert_int_equal(rune_clip_compress(exact, *rig, &s, NULL, packed, NULL), RUNE_OK);
+    rune_clip_destroy(exact);
+    free(jd);
+    free(names);
+    free(poses);
+}
+
+/* A play of a compressed clip keeps no decoding tables (issue 28): through
+ * a binding it holds at most 1 KB on a 64-joint rig, and samples what the
+ * single-track decoder gives, forward, backward and at random times --
+ * also on a rig of 300 joints (600 channels: more than a sample's stack
+ * room for bit addresses, 5 chunks), at every kernel level. */
+static void test_play_memory(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {64, 300};
+    for (size_t r = 0; r < 2; r++) {
+        rune_rig *rig;
+        rune_clip *packed;
+        make_wide_rig(sizes[r], &rig, &packed);
+        rune_binding *b;
+        assert_int_equal(rune_binding_create(rig, packed, 0, NULL, &b, NULL), RUNE_OK);
+        rune_pose fast, exact;
+        assert_int_equal(rune_pose_init(&fast, sizes[r], NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init(&exact, sizes[r], NULL, NULL), RUNE_OK);
+        for (rune_simd_level l = RUNE_SIMD_SCALAR; l < RUNE_SIMD_LEVEL_COUNT; l++) {
+            if (!rune_simd_supported(l))
+                continue;
+            rune_sample_cache *cache;
+            assert_int_equal(rune_binding_sampler_create(b, l, NULL, &cache, NULL), RUNE_OK);
+            if (sizes[r] == 64)
+                assert_true(rune_sample_cache_bytes(cache) <= 1024);
+            static const float times[] = {0.0f, 0.51f, 0.52f, 0.5333333f, 1.99f, 2.0f, 1.2f, 0.3f, -1.0f, 7.7f};
+            for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+                rune_binding_sample_cached(b, cache, times[k], &fast);
+                rune_binding_sample(b, times[k], &exact);
+                for (size_t j = 0; j < sizes[r]; j++) {
+                    assert_float_equal(fast.tx[j], exact.tx[j], 1e-6f);
+                    assert_float_equal(fast.qz[j], exact.qz[j], 2e-6f);
+                    assert_float_equal(fast.qw[j], exact.qw[j], 2e-6f);
+                    assert_float_equal(fast.coverage[j], exact.coverage[j], 0.0f);
+                }
+            }
+            rune_sample_cache_destroy(cache);
+        }
+        rune_pose_release(&fast);
+        rune_pose_release(&exact);
+        rune_binding_destroy(b);
+        rune_clip_destroy(packed);
+        rune_rig_destroy(rig);
+    }
+}
+
+/* Binding a compressed clip (whose samplers share the binding's plan)
+ * fails cleanly at every allocation. */
+static void test_binding_allocation_failures(void **state)
+{
+    (void)state;
+    rune_rig *rig;
+    rune_clip *packed;
+    make_wide_rig(8, &rig, &packed);
+    for (size_t k = 1; k < 8; k++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        ca.fail_at = k;
+        rune_binding *b = NULL;
+        rune_status st = rune_binding_create(rig, packed, 0, &ca.iface, &b, NULL);
+        assert_true(st == RUNE_OK || st == RUNE_E_NOMEM);
+        rune_binding_destroy(b);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+    rune_clip_destroy(packed);
+    rune_rig_destroy(rig);
+}
+
 /* Edge clips: one keyframe (one sample, held everywhere), no tracks at
  * all, no rig (settings given: tracks measured alone; none given: an
  * error), a joint spinning through 180 degrees between samples. */
@@ -547,7 +651,8 @@ int main(void)
         cmocka_unit_test(test_refusals),           cmocka_unit_test(test_stored_form_damage),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_asset_equals_memory),
         cmocka_unit_test(test_fixture_loads),      cmocka_unit_test(test_edge_clips),
-        cmocka_unit_test(test_compressed_curves),
+        cmocka_unit_test(test_compressed_curves),  cmocka_unit_test(test_play_memory),
+        cmocka_unit_test(test_binding_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,14 +66,11 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
     int32_t *lanes = rune__calloc(alloc, joints, sizeof *lanes);
     size_t curves = rune_rig_curve_count(rig);
     int32_t *curve_map = rune__calloc(alloc, curves, sizeof *curve_map);
-    size_t plan_bytes = rune__sample_plan_bytes(clip, lanes, joints);
-    void *plan = plan_bytes ? rune__calloc(alloc, 1, plan_bytes) : NULL;
-    if (!b || !map || !lanes || !curve_map || (plan_bytes && !plan)) {
+    if (!b || !map || !lanes || !curve_map) {
         rune__free(alloc, b, 1, sizeof *b);
         rune__free(alloc, map, tracks, sizeof *map);
         rune__free(alloc, lanes, joints, sizeof *lanes);
         rune__free(alloc, curve_map, curves, sizeof *curve_map);
-        rune__free(alloc, plan, 1, plan_bytes);
         rune_clip_destroy(owned);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
     }
@@ -100,9 +97,15 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
             b->bound++;
         }
     }
-    b->plan_block = plan;
-    b->plan_bytes = plan_bytes;
-    b->plan = plan ? rune__sample_plan_init(clip, lanes, joints, plan) : NULL;
+    /* a packed clip's plan follows the lane map just made */
+    b->plan_bytes = rune__sample_plan_bytes(clip, lanes, joints);
+    b->plan_block = b->plan_bytes ? rune__calloc(alloc, 1, b->plan_bytes) : NULL;
+    if (b->plan_bytes && !b->plan_block) {
+        rune_status st = rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
+        rune_binding_destroy(b);
+        return st;
+    }
+    b->plan = b->plan_block ? rune__sample_plan_init(clip, lanes, joints, b->plan_block) : NULL;
     *out = b;
     return RUNE_OK;
 }

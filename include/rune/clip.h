@@ -266,7 +266,7 @@ RUNE_API bool rune_simd_supported(rune_simd_level level);
  * equal rune_clip_sample_track within 1e-6. Create it when playback starts:
  * sampling never allocates.
  * A compressed clip's cache keeps no keys: each sample decodes the
- * segments it reads, building their tables on the stack (about 14 KB of
+ * segments it reads, building their tables on the stack (about 15 KB of
  * it), so a play of a compressed clip through a binding
  * (rune_binding_sampler_create, which shares the binding's per-lane plan)
  * holds a few hundred bytes (rune_sample_cache_bytes). */

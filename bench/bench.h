@@ -114,13 +114,14 @@ double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_
  * machine's floor it is. Absent values are < 0. */
 typedef struct bench_row {
     char id[48];        /* stable key for --json */
-    char label[96];
+    char label[128];
     const char *unit;   /* "ns/joint", "ms/frame", ... */
     double median, min; /* in `unit` */
     double naive;       /* the naive reference in this run */
     double floor;       /* the machine's floor estimate */
-    double ozz;         /* ozz-animation measured in this run (bench/ozz_anchor.h) */
-    bool ozz_work;      /* ozz has this row's work: without the anchor, "not measured here" */
+    double ozz;         /* the anchor measured in this run: ozz-animation (bench/ozz_anchor.h) or `anchor` */
+    const char *anchor; /* NULL: ozz-animation; else the anchor's name ("ACL") */
+    bool ozz_work;      /* the anchor has this row's work: without it, "not measured here" */
     size_t ozz_agree, ozz_checked; /* inputs on which ozz and rune agreed, of those checked */
     long long allocations;
 } bench_row;

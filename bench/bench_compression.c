@@ -1,30 +1,30 @@
 /* The compression rows of `rune bench`: the bytes of compressed clips
  * (CMU 01_01, 01_03, Boxing_Toes and the synthetic 64-joint clip) beside
- * their exact form in memory and the anchors (ACL 2.0 on 01_01, issue 17;
- * ozz-animation on the 64-joint clip), then sampling the compressed
- * 01_01 forward and at random times beside the same clip exact, in one
- * run. Compressing takes seconds a clip: --quick keeps 01_01 only. */
+ * their exact form in memory and, at ACL's settings, ACL on the same
+ * clips measured in this run (bench/acl_anchor.h), then sampling the
+ * compressed 01_01 forward and at random times beside the same clip exact
+ * and ACL's decompression. Compressing takes seconds a clip: --quick
+ * keeps 01_01 only. */
 #include "bench.h"
+#include "acl_anchor.h"
+#include "ozz_anchor.h"
 #include "rune/compress.h"
 #include "rune/import.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* The anchors: ACL 2.0 with its defaults on 01_01 at 120 Hz, 0.01 cm
- * precision and 3 cm shell scaled to the skeleton (issue 17's run), and
- * ozz-animation's 64-joint clip (issue 17). */
-#define ACL_01_01_BYTES 257359.0
-#define ACL_FORWARD_NS 13.0
-#define ACL_RANDOM_NS 12.8
-#define OZZ_64_BYTES 72000.0
+/* ACL's defaults, 0.01 cm precision and a 3 cm shell, scaled to 01_01's
+ * skeleton (issue 17); ACL itself is measured in this run when built in
+ * (bench/acl_anchor.h), on the same grid at these settings. */
 #define ACL_PRECISION 0.00148f
 #define ACL_SHELL 0.443f
 
 /* One clip compressed: a row of its bytes (KB), the exact clip's in the
- * naive column; returns the compressed clip (or NULL). */
+ * naive column, and with `acl` ACL's bytes for the same clip, grid and
+ * settings (measured into *acl); returns the compressed clip (or NULL). */
 static rune_clip *size_row(const bench_plan *p, const char *id, const char *name, const rune_rig *rig,
-                           const rune_clip *clip, const rune_compress_settings *s, double anchor)
+                           const rune_clip *clip, const rune_compress_settings *s, bench_acl_clip *acl)
 {
     rune_clip *packed;
     rune_error err;
@@ -40,7 +40,11 @@ static rune_clip *size_row(const bench_plan *p, const char *id, const char *name
              name, (double)z.raw_bytes / (double)rune_clip_bytes(packed), (double)z.raw_bytes / 1000.0,
              (double)z.max_error, (double)z.precision, (double)z.shell);
     row.naive = (double)rune_clip_bytes(clip) / 1000.0;
-    row.ozz = anchor > 0 ? anchor / 1000.0 : -1.0;
+    if (acl) {
+        *acl = bench_acl_measure(p, rig, clip, &z, z.precision, z.shell);
+        row.ozz = acl->bytes >= 0 ? acl->bytes / 1000.0 : -1.0;
+        row.anchor = "ACL", row.ozz_work = true, row.ozz_agree = acl->agree, row.ozz_checked = acl->checked;
+    }
     bench_report_row(p->report, &row);
     return packed;
 }
@@ -71,7 +75,8 @@ static double sample_ns(const bench_plan *p, const rune_rig *rig, const rune_cli
     return ns;
 }
 
-static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_clip *exact, const rune_clip *packed)
+static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_clip *exact, const rune_clip *packed,
+                          const bench_acl_clip *acl)
 {
     for (int random = 0; random < 2; random++) {
         double min = 0.0, lossless_min = 0.0;
@@ -81,17 +86,30 @@ static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_c
         snprintf(row.label, sizeof row.label, "01_01 compressed, %s (naive column: exact clip %.2f)",
                  random ? "random times" : "forward 60 Hz", lossless);
         row.naive = lossless;
-        row.ozz = random ? ACL_RANDOM_NS : ACL_FORWARD_NS;
+        row.ozz = random ? acl->random_ns : acl->forward_ns;
+        row.anchor = "ACL", row.ozz_work = true;
         bench_report_row(p->report, &row);
     }
 }
 
 int bench_compression_rows(const bench_plan *p, const bench_scene *s)
 {
-    bench_report_section(p->report, "compressed clips (naive column: the exact clip in memory; last column: ACL 2.0 "
-                                    "on 01_01, ozz-animation on the 64-joint clip)");
+    char title[160];
+    snprintf(title, sizeof title, "compressed clips (naive column: the exact clip in memory; last column: %s on the "
+             "same clip, grid and bound%s)", bench_acl_name() ? bench_acl_name() : "ACL",
+             bench_acl_name() ? "" : ": no checkout given, -DRUNE_ACL_DIR");
+    bench_report_section(p->report, title);
     rune_clip *packed = size_row(p, "compressed_synthetic64", "64-joint bench clip", s->rig,
-                                 rune_binding_clip(s->bindings[0]), NULL, OZZ_64_BYTES);
+                                 rune_binding_clip(s->bindings[0]), NULL, NULL);
+    if (packed) { /* ozz's optimizer and runtime format at the same bound */
+        rune_clip_compression z;
+        rune_clip_compressed(packed, &z);
+        bench_anchor a = bench_ozz_clip_bytes(s, z.precision, z.shell);
+        bench_row row = bench_row_make("ozz_synthetic64", "KB", a.value / 1000.0, a.value / 1000.0);
+        snprintf(row.label, sizeof row.label, "  the same clip, ozz AnimationOptimizer at the same bound");
+        if (a.value >= 0)
+            bench_report_row(p->report, &row);
+    }
     rune_clip_destroy(packed);
     static const char *const files[] = {"01_01", "01_03", "Boxing_Toes"};
     int rc = 0;
@@ -110,13 +128,14 @@ int bench_compression_rows(const bench_plan *p, const bench_scene *s)
         }
         snprintf(id, sizeof id, "compressed_%s", files[f]);
         snprintf(name, sizeof name, "%s (rig height / 18000)", files[f]);
-        rune_clip_destroy(size_row(p, id, name, rig, clip, NULL, -1.0));
+        rune_clip_destroy(size_row(p, id, name, rig, clip, NULL, NULL));
         rune_compress_settings acl = {ACL_PRECISION, ACL_SHELL, 0.0f};
         snprintf(id, sizeof id, "compressed_%s_acl", files[f]);
         snprintf(name, sizeof name, "%s (ACL's 0.00148 / 0.443)", files[f]);
-        packed = size_row(p, id, name, rig, clip, &acl, f == 0 ? ACL_01_01_BYTES : -1.0);
+        bench_acl_clip anchor;
+        packed = size_row(p, id, name, rig, clip, &acl, &anchor);
         if (f == 0 && packed)
-            sampling_rows(p, rig, clip, packed);
+            sampling_rows(p, rig, clip, packed, &anchor);
         rc |= packed == NULL;
         rune_clip_destroy(packed);
         rune_clip_destroy(clip);

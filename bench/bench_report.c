@@ -83,11 +83,12 @@ void bench_report_row(bench_report *r, const bench_row *row)
         json_number("min", row->min);
         json_number("naive", row->naive);
         json_number("floor", row->floor);
-        json_number("ozz", row->ozz);
+        const char *key = row->anchor ? "acl" : "ozz";
+        json_number(key, row->ozz);
         if (row->ozz_work && row->ozz < 0)
-            printf(", \"ozz_note\": \"not measured here\"");
+            printf(", \"%s_note\": \"not measured here\"", key);
         if (row->ozz_checked)
-            printf(", \"ozz_agree\": %zu, \"ozz_checked\": %zu", row->ozz_agree, row->ozz_checked);
+            printf(", \"%s_agree\": %zu, \"%s_checked\": %zu", key, row->ozz_agree, key, row->ozz_checked);
         if (row->allocations >= 0)
             printf(", \"allocations\": %lld", row->allocations);
         printf("}");
@@ -99,10 +100,11 @@ void bench_report_row(bench_report *r, const bench_row *row)
         printf(" | naive %8.2f %6.1fx", row->naive, row->naive / row->median);
     if (row->floor >= 0)
         printf(" | floor %6.2f %5.1fx", row->floor, row->median / row->floor);
+    const char *anchor = row->anchor ? row->anchor : "ozz";
     if (row->ozz >= 0)
-        printf(" | ozz %6.2f %5.2fx", row->ozz, row->median / row->ozz);
+        printf(" | %s %6.2f %5.2fx", anchor, row->ozz, row->median / row->ozz);
     else if (row->ozz_work)
-        printf(" | ozz: not measured here");
+        printf(" | %s: not measured here", anchor);
     if (row->ozz_checked)
         printf(" (same result %zu/%zu)", row->ozz_agree, row->ozz_checked);
     if (row->allocations >= 0)

@@ -11,6 +11,7 @@
 
 
 #include "ozz/animation/offline/animation_builder.h"
+#include "ozz/animation/offline/animation_optimizer.h"
 #include "ozz/animation/offline/raw_animation.h"
 #include "ozz/animation/offline/raw_skeleton.h"
 #include "ozz/animation/offline/skeleton_builder.h"
@@ -170,6 +171,29 @@ void add_children(const rune_rig *rig, int32_t parent, oo::RawSkeleton::Joint::C
     }
 }
 
+// Clip c of the scene keyed as ozz's raw animation: a key at each of the
+// scene's key times (30 Hz over 2 s, bench_scene.c) holding rune's local
+// transform there.
+bool raw_clip(const scene &z, size_t c, oo::RawAnimation &anim)
+{
+    rune_pose pose;
+    if (rune_pose_init(&pose, rune_rig_joint_count(z.s->rig), NULL, NULL))
+        return false;
+    anim.duration = z.length;
+    anim.tracks.resize(z.joints);
+    for (int k = 0; k <= 60; k++) {
+        float t = (float)k / 30.0f;
+        rune_binding_sample(z.s->bindings[c], t, &pose);
+        for (size_t i = 0; i < z.joints; i++) {
+            rune_xform x = local_of(z.s->rig, &pose, z.rune_joint[i]);
+            anim.tracks[i].translations.push_back({t, om::Float3(x.t.x, x.t.y, x.t.z)});
+            anim.tracks[i].rotations.push_back({t, om::Quaternion(x.r.x, x.r.y, x.r.z, x.r.w)});
+        }
+    }
+    rune_pose_release(&pose);
+    return true;
+}
+
 // false when ozz refuses the rig or a clip
 bool make_scene(const bench_scene *s, size_t clips, scene &z)
 {
@@ -183,29 +207,14 @@ bool make_scene(const bench_scene *s, size_t clips, scene &z)
     for (size_t i = 0; i < z.joints; i++)
         z.rune_joint.push_back((size_t)std::atoi(z.skeleton->joint_names()[i]));
     z.length = rune_clip_length(rune_binding_clip(s->bindings[0]));
-    rune_pose pose;
-    if (rune_pose_init(&pose, rune_rig_joint_count(s->rig), NULL, NULL))
-        return false;
     for (size_t c = 0; c < clips; c++) {
         oo::RawAnimation anim;
-        anim.duration = z.length;
-        anim.tracks.resize(z.joints);
-        for (int k = 0; k <= 60; k++) { // the scene's keys: 30 Hz over 2 s (bench_scene.c)
-            float t = (float)k / 30.0f;
-            rune_binding_sample(s->bindings[c], t, &pose);
-            for (size_t i = 0; i < z.joints; i++) {
-                rune_xform x = local_of(s->rig, &pose, z.rune_joint[i]);
-                anim.tracks[i].translations.push_back({t, om::Float3(x.t.x, x.t.y, x.t.z)});
-                anim.tracks[i].rotations.push_back({t, om::Quaternion(x.r.x, x.r.y, x.r.z, x.r.w)});
-            }
-        }
-        z.clips.push_back(oo::AnimationBuilder()(anim));
-        if (!z.clips.back()) {
-            rune_pose_release(&pose);
+        if (!raw_clip(z, c, anim))
             return false;
-        }
+        z.clips.push_back(oo::AnimationBuilder()(anim));
+        if (!z.clips.back())
+            return false;
     }
-    rune_pose_release(&pose);
     return true;
 }
 
@@ -619,5 +628,22 @@ extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *
         a.agree += same_matrices(z, c.chars[i]->model, r.model.data());
         a.checked += z.joints;
     }
+    return a;
+}
+
+extern "C" bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell)
+{
+    bench_anchor a = {-1.0, 0, 0};
+    scene z;
+    oo::RawAnimation raw, optimized;
+    if (!make_scene(s, 0, z) || !raw_clip(z, 0, raw))
+        return a;
+    oo::AnimationOptimizer optimizer;
+    optimizer.setting = oo::AnimationOptimizer::Setting(precision, shell);
+    if (!optimizer(raw, *z.skeleton, &optimized))
+        return a;
+    ozz::unique_ptr<oa::Animation> anim = oo::AnimationBuilder()(optimized);
+    if (anim)
+        a.value = (double)anim->size();
     return a;
 }

@@ -44,6 +44,11 @@ bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_o
  * blending them and computing model matrices, in ms a frame; agreement:
  * the first 16 characters' matrices against rune's for the same times. */
 bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count);
+/** The bytes of clip 0 as an ozz runtime animation after ozz's
+ * AnimationOptimizer at rune's bound (tolerance `precision` at `shell`
+ * from each joint); nothing checked (ozz stores translations as half
+ * floats, coarser than a bound this tight). */
+bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell);
 
 /** IKTwoBoneJob on the same chains (matrices built from each job: the mid
  * joint rotated by its mid_rotation, whose local z is ozz's mid axis);

@@ -29,3 +29,9 @@ bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t c
     (void)p, (void)s, (void)count;
     return none();
 }
+
+bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell)
+{
+    (void)s, (void)precision, (void)shell;
+    return none();
+}

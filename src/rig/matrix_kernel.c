@@ -242,6 +242,101 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
 #define YZX(v) _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 2, 1))
 #define ZXY(v) _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 0, 2))
 
+/* The chain reads each joint's local transform as two four-float rows,
+ * [tx ty tz 0] and [qx qy qz qw]: local_out's lanes transposed four
+ * joints at a time (n padded to a multiple of 4 by the kernels' lanes). */
+typedef struct xform_rows {
+    _Alignas(32) float v[RUNE_SAMPLE_CHUNK][8];
+} xform_rows;
+
+static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
+{
+    for (size_t i = 0; i < n; i += 4) {
+        __m128 t0 = _mm_loadu_ps(&local->m[0][i]), t1 = _mm_loadu_ps(&local->m[1][i]);
+        __m128 t2 = _mm_loadu_ps(&local->m[2][i]), t3 = _mm_setzero_ps();
+        __m128 q0 = _mm_loadu_ps(&local->m[3][i]), q1 = _mm_loadu_ps(&local->m[4][i]);
+        __m128 q2 = _mm_loadu_ps(&local->m[5][i]), q3 = _mm_loadu_ps(&local->m[6][i]);
+        _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+        _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+        const __m128 t[4] = {t0, t1, t2, t3}, q[4] = {q0, q1, q2, q3};
+        for (size_t k = 0; k < 4; k++) {
+            _mm_store_ps(rows->v[i + k], t[k]);
+            _mm_store_ps(rows->v[i + k] + 4, q[k]);
+        }
+    }
+}
+
+/* One joint of the rigid chain (p: its parent's transform, NULL for a
+ * root) in four-float vectors. */
+static inline __attribute__((always_inline)) void xform_one(const float *row, const float *p, rune_xform *out)
+{
+    const __m128 s0 = _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f), s1 = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+    const __m128 s2 = _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f), two = _mm_set1_ps(2.0f);
+    __m128 l = _mm_load_ps(row), b = _mm_load_ps(row + 4);
+    __m128 q = b, t = l;
+    if (p) {
+        __m128 ax = _mm_set1_ps(p[3]), ay = _mm_set1_ps(p[4]), az = _mm_set1_ps(p[5]), aw = _mm_set1_ps(p[6]);
+        __m128 b0 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), s0);
+        __m128 b1 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s1);
+        __m128 b2 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
+        q = _mm_add_ps(MADD(ay, b1, _mm_mul_ps(ax, b0)), MADD(aw, b, _mm_mul_ps(az, b2)));
+        /* u x l, then u x (u x l): R(a) l = l + 2 (aw c + u x c); u's
+         * last lane (aw) meets l's 0, and only reaches lane 3 */
+        __m128 u = _mm_loadu_ps(p + 3);
+        __m128 c = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(l)), _mm_mul_ps(ZXY(u), YZX(l)));
+        __m128 cc = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(c)), _mm_mul_ps(ZXY(u), YZX(c)));
+        t = _mm_add_ps(_mm_add_ps(l, _mm_loadu_ps(p)), _mm_mul_ps(two, MADD(aw, c, cc)));
+    }
+    _mm_storeu_ps(&out->r.x, q);
+    __m128 hi = _mm_shuffle_ps(t, q, _MM_SHUFFLE(0, 0, 2, 2));
+    _mm_storeu_ps(&out->t.x, _mm_shuffle_ps(t, hi, _MM_SHUFFLE(2, 0, 1, 0)));
+}
+
+#if defined(KERNEL_GATHER_AVX2)
+#define YZX8(v) _mm256_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 2, 1))
+#define ZXY8(v) _mm256_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 0, 2))
+
+/* [lo | hi] from two four-float vectors */
+static inline __m256 halves(__m128 lo, __m128 hi) { return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1); }
+
+/* Two joints side by side, neither the other's parent, neither a root:
+ * xform_one's operations lane for lane in 8-float registers ([joint i |
+ * joint i + 1]: the same bits), the parents' components broadcast into
+ * each half (one broadcast each for siblings, whose parent is one). */
+static inline __attribute__((always_inline)) void xform_two(const float *row, const float *pa, const float *pb,
+                                                            rune_xform *oa, rune_xform *ob)
+{
+    const __m256 s0 = _mm256_setr_ps(0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f);
+    const __m256 s1 = _mm256_setr_ps(0.0f, 0.0f, -0.0f, -0.0f, 0.0f, 0.0f, -0.0f, -0.0f);
+    const __m256 s2 = _mm256_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f, -0.0f, 0.0f, 0.0f, -0.0f), two = _mm256_set1_ps(2.0f);
+    /* the two joints' rows are adjacent: [l_i b_i] [l_k b_k] */
+    __m256 ri = _mm256_load_ps(row), rk = _mm256_load_ps(row + 8);
+    __m256 l = _mm256_permute2f128_ps(ri, rk, 0x20), b = _mm256_permute2f128_ps(ri, rk, 0x31);
+    bool siblings = pa == pb;
+    __m256 a[4];
+    for (int e = 0; e < 4; e++)
+        a[e] = siblings ? _mm256_broadcast_ss(pa + 3 + e) : halves(_mm_set1_ps(pa[3 + e]), _mm_set1_ps(pb[3 + e]));
+    __m256 b0 = _mm256_xor_ps(_mm256_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), s0);
+    __m256 b1 = _mm256_xor_ps(_mm256_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s1);
+    __m256 b2 = _mm256_xor_ps(_mm256_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
+    __m256 q = _mm256_add_ps(MADD8(a[1], b1, _mm256_mul_ps(a[0], b0)), MADD8(a[3], b, _mm256_mul_ps(a[2], b2)));
+    __m256 u = siblings ? _mm256_broadcast_ps((const __m128 *)(const void *)(pa + 3))
+                        : halves(_mm_loadu_ps(pa + 3), _mm_loadu_ps(pb + 3));
+    __m256 c = _mm256_sub_ps(_mm256_mul_ps(YZX8(u), ZXY8(l)), _mm256_mul_ps(ZXY8(u), YZX8(l)));
+    __m256 cc = _mm256_sub_ps(_mm256_mul_ps(YZX8(u), ZXY8(c)), _mm256_mul_ps(ZXY8(u), YZX8(c)));
+    __m256 pt = siblings ? _mm256_broadcast_ps((const __m128 *)(const void *)pa) : halves(_mm_loadu_ps(pa), _mm_loadu_ps(pb));
+    __m256 t = _mm256_add_ps(_mm256_add_ps(l, pt), _mm256_mul_ps(two, MADD8(a[3], c, cc)));
+    __m256 hi = _mm256_shuffle_ps(t, q, _MM_SHUFFLE(0, 0, 2, 2));
+    __m256 tr = _mm256_shuffle_ps(t, hi, _MM_SHUFFLE(2, 0, 1, 0));
+    _mm_storeu_ps(&oa->r.x, _mm256_castps256_ps128(q));
+    _mm_storeu_ps(&oa->t.x, _mm256_castps256_ps128(tr));
+    _mm_storeu_ps(&ob->r.x, _mm256_extractf128_ps(q, 1));
+    _mm_storeu_ps(&ob->t.x, _mm256_extractf128_ps(tr, 1));
+}
+#undef YZX8
+#undef ZXY8
+#endif
+
 /* The rigid chain in four-float vectors. Both products are linear in the
  * parent's rotation a, so a's four components are broadcast from memory
  * and multiply vectors built from the local transform alone (off the
@@ -249,33 +344,25 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
  * b's components reordered and signed, and u x l (u = a.xyz) likewise.
  * A joint is stored as its rotation, then its translation as 16 bytes
  * whose last lane is the rotation's x: a child's loads then each read
- * within one store, which the core forwards. */
+ * within one store, which the core forwards. The AVX2 builds take two
+ * joints at a time where they can, as the matrix chain does. */
 void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n,
                                rune_xform *model)
 {
-    const __m128 s0 = _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f), s1 = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
-    const __m128 s2 = _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f), two = _mm_set1_ps(2.0f);
-    for (size_t i = 0; i < n; i++) {
+    xform_rows rows;
+    xform_transpose(local, n, &rows);
+    for (size_t i = 0; i < n;) {
         size_t j = first + i;
-        __m128 l = _mm_setr_ps(local->m[0][i], local->m[1][i], local->m[2][i], 0.0f);
-        __m128 b = _mm_setr_ps(local->m[3][i], local->m[4][i], local->m[5][i], local->m[6][i]);
-        __m128 q = b, t = l;
-        if (parent[j] >= 0) {
-            const float *p = &model[parent[j]].t.x;
-            __m128 ax = _mm_set1_ps(p[3]), ay = _mm_set1_ps(p[4]), az = _mm_set1_ps(p[5]), aw = _mm_set1_ps(p[6]);
-            __m128 b0 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), s0);
-            __m128 b1 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s1);
-            __m128 b2 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
-            q = _mm_add_ps(MADD(ay, b1, _mm_mul_ps(ax, b0)), MADD(aw, b, _mm_mul_ps(az, b2)));
-            /* u x l, then u x (u x l): R(a) l = l + 2 (aw c + u x c) */
-            __m128 u = _mm_setr_ps(p[3], p[4], p[5], 0.0f);
-            __m128 c = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(l)), _mm_mul_ps(ZXY(u), YZX(l)));
-            __m128 cc = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(c)), _mm_mul_ps(ZXY(u), YZX(c)));
-            t = _mm_add_ps(_mm_add_ps(l, _mm_loadu_ps(p)), _mm_mul_ps(two, MADD(aw, c, cc)));
+        const float *p = parent[j] < 0 ? NULL : &model[parent[j]].t.x;
+#if defined(KERNEL_GATHER_AVX2)
+        if (p && i + 1 < n && parent[j + 1] >= 0 && parent[j + 1] != (int32_t)j) {
+            xform_two(rows.v[i], p, &model[parent[j + 1]].t.x, &model[j], &model[j + 1]);
+            i += 2;
+            continue;
         }
-        _mm_storeu_ps(&model[j].r.x, q);
-        __m128 hi = _mm_shuffle_ps(t, q, _MM_SHUFFLE(0, 0, 2, 2));
-        _mm_storeu_ps(&model[j].t.x, _mm_shuffle_ps(t, hi, _MM_SHUFFLE(2, 0, 1, 0)));
+#endif
+        xform_one(rows.v[i], p, &model[j]);
+        i++;
     }
 }
 #undef YZX

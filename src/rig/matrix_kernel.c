@@ -281,8 +281,14 @@ static inline __attribute__((always_inline)) void xform_one(const float *row, co
         __m128 b2 = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
         q = _mm_add_ps(MADD(ay, b1, _mm_mul_ps(ax, b0)), MADD(aw, b, _mm_mul_ps(az, b2)));
         /* u x l, then u x (u x l): R(a) l = l + 2 (aw c + u x c); u's
-         * last lane (aw) meets l's 0, and only reaches lane 3 */
-        __m128 u = _mm_loadu_ps(p + 3);
+         * last lane (aw) meets l's 0, and only reaches lane 3. u is made
+         * from the broadcasts: a 16-byte load of the parent's rotation
+         * would span its two stores, which the core cannot forward */
+#if defined(__SSE4_1__)
+        __m128 u = _mm_blend_ps(_mm_blend_ps(ax, ay, 0x2), _mm_blend_ps(az, aw, 0x8), 0xC);
+#else
+        __m128 u = _mm_setr_ps(p[3], p[4], p[5], p[6]);
+#endif
         __m128 c = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(l)), _mm_mul_ps(ZXY(u), YZX(l)));
         __m128 cc = _mm_sub_ps(_mm_mul_ps(YZX(u), ZXY(c)), _mm_mul_ps(ZXY(u), YZX(c)));
         t = _mm_add_ps(_mm_add_ps(l, _mm_loadu_ps(p)), _mm_mul_ps(two, MADD(aw, c, cc)));
@@ -320,8 +326,7 @@ static inline __attribute__((always_inline)) void xform_two(const float *row, co
     __m256 b1 = _mm256_xor_ps(_mm256_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s1);
     __m256 b2 = _mm256_xor_ps(_mm256_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s2);
     __m256 q = _mm256_add_ps(MADD8(a[1], b1, _mm256_mul_ps(a[0], b0)), MADD8(a[3], b, _mm256_mul_ps(a[2], b2)));
-    __m256 u = siblings ? _mm256_broadcast_ps((const __m128 *)(const void *)(pa + 3))
-                        : halves(_mm_loadu_ps(pa + 3), _mm_loadu_ps(pb + 3));
+    __m256 u = _mm256_blend_ps(_mm256_blend_ps(a[0], a[1], 0x22), _mm256_blend_ps(a[2], a[3], 0x88), 0xCC);
     __m256 c = _mm256_sub_ps(_mm256_mul_ps(YZX8(u), ZXY8(l)), _mm256_mul_ps(ZXY8(u), YZX8(l)));
     __m256 cc = _mm256_sub_ps(_mm256_mul_ps(YZX8(u), ZXY8(c)), _mm256_mul_ps(ZXY8(u), YZX8(c)));
     __m256 pt = siblings ? _mm256_broadcast_ps((const __m128 *)(const void *)pa) : halves(_mm_loadu_ps(pa), _mm_loadu_ps(pb));

@@ -17,14 +17,6 @@
 
 namespace {
 
-// rune's local transform of a joint: its rest frame times the pose
-rune_xform local_of(const rune_rig *rig, const rune_pose *pose, size_t j)
-{
-    rune_xform x = {rune_v3(pose->tx[j], pose->ty[j], pose->tz[j]),
-                    rune_q(pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j])};
-    return rune_xform_mul(rune_rig_frame(rig, j), x);
-}
-
 // Decompressed tracks as rune transforms, one per rig joint.
 struct pose_writer : public acl::track_writer {
     std::vector<rune_xform> joint;
@@ -108,7 +100,7 @@ extern "C" bench_acl_clip bench_acl_measure(const bench_plan *p, const rune_rig 
     for (uint32_t s = 0; s < grid->samples; s++) {
         rune_binding_sample(b, grid->t0 + (float)s * grid->dt, &pose);
         for (size_t j = 0; j < n; j++) {
-            rune_xform x = local_of(rig, &pose, j);
+            rune_xform x = bench_local_of(rig, &pose, j);
             raw[(uint32_t)j][s] = rtm::qvv_set(rtm::quat_set(x.r.x, x.r.y, x.r.z, x.r.w),
                                                rtm::vector_set(x.t.x, x.t.y, x.t.z), rtm::vector_set(1.0f));
         }
@@ -139,7 +131,7 @@ extern "C" bench_acl_clip bench_acl_measure(const bench_plan *p, const rune_rig 
         sample_run(&c);
         rune_binding_sample(b, grid->t0 + c.time.t, &pose);
         for (size_t j = 0; j < n; j++)
-            exact[j] = local_of(rig, &pose, j);
+            exact[j] = bench_local_of(rig, &pose, j);
         std::vector<rune_vec3> a = positions(rig, writer.joint), e = positions(rig, exact);
         for (size_t j = 0; j < n; j++) {
             rune_vec3 d = rune_v3_sub(a[j], e[j]);

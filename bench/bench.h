@@ -32,6 +32,9 @@ typedef struct bench_scene {
 } bench_scene;
 
 int bench_scene_make(bench_scene *s, size_t joints, size_t clips);
+/** A joint's local transform in a pose as another runtime stores it: the
+ * rig's rest frame times the pose (the anchors' keys and results). */
+rune_xform bench_local_of(const rune_rig *rig, const rune_pose *pose, size_t joint);
 void bench_scene_free(bench_scene *s);
 
 /* ---- Sampling over time ------------------------------------------------ */
@@ -110,6 +113,14 @@ double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_
 
 /* ---- Report ------------------------------------------------------------- */
 
+/** A figure of an anchor (ozz-animation, ACL) for a row, in the row's
+ * unit (< 0: not measured), and how many of the checked inputs (or
+ * joints) gave the same result as rune. */
+typedef struct bench_anchor {
+    double value;
+    size_t agree, checked;
+} bench_anchor;
+
 /** One row: a figure, what it is compared with, and how far from the
  * machine's floor it is. Absent values are < 0. */
 typedef struct bench_row {
@@ -119,10 +130,8 @@ typedef struct bench_row {
     double median, min; /* in `unit` */
     double naive;       /* the naive reference in this run */
     double floor;       /* the machine's floor estimate */
-    double ozz;         /* the anchor measured in this run: ozz-animation (bench/ozz_anchor.h) or `anchor` */
-    const char *anchor; /* NULL: ozz-animation; else the anchor's name ("ACL") */
-    bool ozz_work;      /* the anchor has this row's work: without it, "not measured here" */
-    size_t ozz_agree, ozz_checked; /* inputs on which ozz and rune agreed, of those checked */
+    bench_anchor anchor;     /* measured in this run (bench/ozz_anchor.h, bench/acl_anchor.h) */
+    const char *anchor_name; /* "ozz" or "ACL"; NULL: no anchor has this row's work */
     long long allocations;
 } bench_row;
 
@@ -138,6 +147,9 @@ void bench_report_end(bench_report *r);
 
 /** A row with no reference, floor or anchor yet. */
 bench_row bench_row_make(const char *id, const char *unit, double median, double min);
+/** The row's work is also `name`'s ("ozz", "ACL"), measured as `a`
+ * (a.value < 0: not measured here: no checkout was given). */
+void bench_row_anchor(bench_row *row, const char *name, bench_anchor a);
 
 /* ---- Rows --------------------------------------------------------------- */
 

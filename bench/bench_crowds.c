@@ -114,10 +114,8 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
                  count, names[kind], kb, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
-        if (workers == 0 && !varied) { /* ozz's jobs on the same work, the caller alone */
-            bench_anchor a = bench_ozz_crowd(p, s, count);
-            row.ozz = a.value, row.ozz_work = true, row.ozz_agree = a.agree, row.ozz_checked = a.checked;
-        }
+        if (workers == 0 && !varied) /* ozz's jobs on the same work, the caller alone */
+            bench_row_anchor(&row, "ozz", bench_ozz_crowd(p, s, count));
         bench_report_row(p->report, &row);
     }
     crowd_free(&c);

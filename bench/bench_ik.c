@@ -126,14 +126,14 @@ static int solver_rows(const bench_plan *p)
     row.naive = 1e9 * bench_measure(two_bone_naive, c, p->samples / 2 + 1, p->sample_s, false).median;
     row.floor = bench_floor_ns(p->machine, 2 * 60.0, 0, BENCH_L1);
     bench_anchor ozz = bench_ozz_two_bone(p, c->two, JOBS);
-    row.ozz = ozz.value, row.ozz_work = true, row.ozz_agree = ozz.agree, row.ozz_checked = ozz.checked;
+    bench_row_anchor(&row, "ozz", ozz);
     bench_report_row(p->report, &row);
     t = bench_measure(aim_run, c, p->samples, p->sample_s, false);
     row = bench_row_make("ik_aim", "ns/solve", 1e9 * t.median, 1e9 * t.min);
     snprintf(row.label, sizeof row.label, "aim IK solve with offset (1,024 random joints)");
     row.floor = bench_floor_ns(p->machine, 2 * 120.0, 0, BENCH_L1);
     ozz = bench_ozz_aim(p, c->aim, JOBS);
-    row.ozz = ozz.value, row.ozz_work = true, row.ozz_agree = ozz.agree, row.ozz_checked = ozz.checked;
+    bench_row_anchor(&row, "ozz", ozz);
     bench_report_row(p->report, &row);
     free(c);
     return 0;

@@ -20,13 +20,6 @@ static void measure_row(const bench_plan *p, bench_row *row, bench_fn fn, void *
     row->min = t.min * scale;
 }
 
-/* ozz's figure for a row's work, measured now (bench/ozz_anchor.h) */
-static void ozz_of(const bench_plan *p, const bench_scene *s, bench_ozz_work work, bench_row *row)
-{
-    bench_anchor a = bench_ozz_kernel(p, s, work);
-    row->ozz = a.value, row->ozz_work = true, row->ozz_agree = a.agree, row->ozz_checked = a.checked;
-}
-
 static double naive_of(const bench_plan *p, bench_fn fn, void *ctx, double per)
 {
     return bench_measure(fn, ctx, p->samples / 2 + 1, p->sample_s, false).median * 1e9 / per;
@@ -77,7 +70,7 @@ static int sampling_rows(const bench_plan *p, const bench_scene *s)
         measure_row(p, &row, sample_fast, &c, JOINTS);
         row.naive = naive_of(p, sample_naive, &c, JOINTS);
         row.floor = bench_floor_ns(p->machine, SAMPLE_FLOPS, SAMPLE_BYTES, BENCH_L2);
-        ozz_of(p, s, random ? BENCH_OZZ_RANDOM : BENCH_OZZ_FORWARD, &row);
+        bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, random ? BENCH_OZZ_RANDOM : BENCH_OZZ_FORWARD));
         bench_report_row(p->report, &row);
     }
     rune_sample_cache_destroy(c.cache);
@@ -98,7 +91,7 @@ static int mix_row(const bench_plan *p, const char *id, const char *label, const
         return 1;
     row.floor = bench_floor_ns(p->machine, (double)n * (SAMPLE_FLOPS + 20.0), (double)n * SAMPLE_BYTES, BENCH_L2);
     if (ozz)
-        ozz_of(p, s, BENCH_OZZ_SAMPLE3_BLEND, &row);
+        bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, BENCH_OZZ_SAMPLE3_BLEND));
     bench_report_row(p->report, &row);
     return 0;
 }
@@ -225,7 +218,7 @@ static int pose_rows(const bench_plan *p, const bench_scene *s)
             row.naive = naive_of(p, r->naive, &c, r->per);
         row.floor = bench_floor_ns(p->machine, r->flops, r->bytes, BENCH_L1);
         if (r->ozz >= 0)
-            ozz_of(p, s, (bench_ozz_work)r->ozz, &row);
+            bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, (bench_ozz_work)r->ozz));
         bench_report_row(p->report, &row);
     }
     pose_free(&c);

@@ -14,9 +14,15 @@ bench_row bench_row_make(const char *id, const char *unit, double median, double
     r.unit = unit;
     r.median = median;
     r.min = min;
-    r.naive = r.floor = r.ozz = -1;
+    r.naive = r.floor = r.anchor.value = -1;
     r.allocations = -1;
     return r;
+}
+
+void bench_row_anchor(bench_row *row, const char *name, bench_anchor a)
+{
+    row->anchor_name = name;
+    row->anchor = a;
 }
 
 static void json_string(const char *s)
@@ -83,12 +89,12 @@ void bench_report_row(bench_report *r, const bench_row *row)
         json_number("min", row->min);
         json_number("naive", row->naive);
         json_number("floor", row->floor);
-        const char *key = row->anchor ? "acl" : "ozz";
-        json_number(key, row->ozz);
-        if (row->ozz_work && row->ozz < 0)
+        const char *key = row->anchor_name && strcmp(row->anchor_name, "ACL") == 0 ? "acl" : "ozz";
+        json_number(key, row->anchor.value);
+        if (row->anchor_name && row->anchor.value < 0)
             printf(", \"%s_note\": \"not measured here\"", key);
-        if (row->ozz_checked)
-            printf(", \"%s_agree\": %zu, \"%s_checked\": %zu", key, row->ozz_agree, key, row->ozz_checked);
+        if (row->anchor.checked)
+            printf(", \"%s_agree\": %zu, \"%s_checked\": %zu", key, row->anchor.agree, key, row->anchor.checked);
         if (row->allocations >= 0)
             printf(", \"allocations\": %lld", row->allocations);
         printf("}");
@@ -100,13 +106,13 @@ void bench_report_row(bench_report *r, const bench_row *row)
         printf(" | naive %8.2f %6.1fx", row->naive, row->naive / row->median);
     if (row->floor >= 0)
         printf(" | floor %6.2f %5.1fx", row->floor, row->median / row->floor);
-    const char *anchor = row->anchor ? row->anchor : "ozz";
-    if (row->ozz >= 0)
-        printf(" | %s %6.2f %5.2fx", anchor, row->ozz, row->median / row->ozz);
-    else if (row->ozz_work)
+    const char *anchor = row->anchor_name ? row->anchor_name : "ozz";
+    if (row->anchor.value >= 0)
+        printf(" | %s %6.2f %5.2fx", anchor, row->anchor.value, row->median / row->anchor.value);
+    else if (row->anchor_name)
         printf(" | %s: not measured here", anchor);
-    if (row->ozz_checked)
-        printf(" (same result %zu/%zu)", row->ozz_agree, row->ozz_checked);
+    if (row->anchor.checked)
+        printf(" (same result %zu/%zu)", row->anchor.agree, row->anchor.checked);
     if (row->allocations >= 0)
         printf(" | %lld allocations", row->allocations);
     printf("\n");

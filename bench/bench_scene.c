@@ -55,3 +55,10 @@ int bench_scene_make(bench_scene *s, size_t joints, size_t clips)
 }
 
 void bench_scene_free(bench_scene *s) { rune_library_destroy(s->lib); }
+
+rune_xform bench_local_of(const rune_rig *rig, const rune_pose *pose, size_t j)
+{
+    rune_xform x = {rune_v3(pose->tx[j], pose->ty[j], pose->tz[j]),
+                    rune_q(pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j])};
+    return rune_xform_mul(rune_rig_frame(rig, j), x);
+}

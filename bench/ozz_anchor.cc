@@ -123,14 +123,6 @@ namespace oo = ozz::animation::offline;
 // by a few 1e-4 on this rig (0.9 units tall).
 const float SAME = 1e-3f;
 
-// rune's local transform of a joint: its rest frame times the pose
-rune_xform local_of(const rune_rig *rig, const rune_pose *pose, size_t j)
-{
-    rune_xform x = {rune_v3(pose->tx[j], pose->ty[j], pose->tz[j]),
-                    rune_q(pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j])};
-    return rune_xform_mul(rune_rig_frame(rig, j), x);
-}
-
 bool same_xform(rune_xform a, rune_xform b)
 {
     float sign = rune_q_dot(a.r, b.r) < 0.0f ? -1.0f : 1.0f;
@@ -185,7 +177,7 @@ bool raw_clip(const scene &z, size_t c, oo::RawAnimation &anim)
         float t = (float)k / 30.0f;
         rune_binding_sample(z.s->bindings[c], t, &pose);
         for (size_t i = 0; i < z.joints; i++) {
-            rune_xform x = local_of(z.s->rig, &pose, z.rune_joint[i]);
+            rune_xform x = bench_local_of(z.s->rig, &pose, z.rune_joint[i]);
             anim.tracks[i].translations.push_back({t, om::Float3(x.t.x, x.t.y, x.t.z)});
             anim.tracks[i].rotations.push_back({t, om::Quaternion(x.r.x, x.r.y, x.r.z, x.r.w)});
         }
@@ -227,7 +219,7 @@ std::vector<om::SoaTransform> to_soa(const scene &z, const rune_pose *pose)
     for (size_t b = 0; b < out.size(); b++) {
         float v[10][4] = {{0}, {0}, {0}, {0}, {0}, {0}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
         for (size_t l = 0; l < 4 && 4 * b + l < z.joints; l++) {
-            rune_xform x = local_of(z.s->rig, pose, z.rune_joint[4 * b + l]);
+            rune_xform x = bench_local_of(z.s->rig, pose, z.rune_joint[4 * b + l]);
             float f[7] = {x.t.x, x.t.y, x.t.z, x.r.x, x.r.y, x.r.z, x.r.w};
             for (int k = 0; k < 7; k++)
                 v[k][l] = f[k];
@@ -262,7 +254,7 @@ size_t same_joints(const scene &z, const std::vector<om::SoaTransform> &soa, con
 {
     size_t n = 0;
     for (size_t i = 0; i < z.joints; i++)
-        n += same_xform(from_soa(soa, i), local_of(z.s->rig, pose, z.rune_joint[i]));
+        n += same_xform(from_soa(soa, i), bench_local_of(z.s->rig, pose, z.rune_joint[i]));
     return n;
 }
 

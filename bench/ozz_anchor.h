@@ -16,14 +16,6 @@ extern "C" {
 /** "ozz-animation 0.16 (SIMD: AVX2 + FMA)" when built in; NULL otherwise. */
 const char *bench_ozz_name(void);
 
-/** A figure of ozz for a row, in the row's unit (< 0: not measured), and
- * how many of the checked inputs (or joints) gave the same result as
- * rune. */
-typedef struct bench_anchor {
-    double value;
-    size_t agree, checked;
-} bench_anchor;
-
 /** The kernel rows ozz has the work of, on the bench's synthetic scene
  * (its rig as an ozz skeleton, its clips as ozz animations keyed at the
  * same times with rune's local transforms: rest frame times pose). */

@@ -124,6 +124,16 @@ RUNE_API void rune_motion_player_sample_reference(rune_motion_player *player, ru
 /** True when any leaf clip loops (the motion then repeats by cycles). */
 RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 
+/** Stages of rune_motion_player_prefetch. */
+#define RUNE_MOTION_PREFETCH_STAGES 3
+/** Asks the CPU to start loading what sampling and advancing the player
+ * read, one level of pointers a stage: 0 the player, 1 its per-leaf
+ * arrays, 2 the samplers of the leaves that weigh. A stage reads only what
+ * the stage before it asked for, so in a loop over many players issue
+ * stage s for the player RUNE_MOTION_PREFETCH_STAGES - s ahead (graph
+ * instances and rune_batch do). Changes nothing. */
+RUNE_API void rune_motion_player_prefetch(const rune_motion_player *player, int stage);
+
 /** Per-leaf results of the last set_params (for tools and tests). */
 RUNE_API size_t rune_motion_player_leaf_count(const rune_motion_player *player);
 RUNE_API float rune_motion_player_leaf_weight(const rune_motion_player *player, size_t leaf);

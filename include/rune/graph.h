@@ -160,6 +160,17 @@ RUNE_API void rune_graph_update(rune_graph_instance *inst, float dt, rune_signal
  * remembers each layer's pose for a later interruption. */
 RUNE_API void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
 
+/** Stages of rune_graph_instance_prefetch. */
+#define RUNE_GRAPH_PREFETCH_STAGES (2 + RUNE_MOTION_PREFETCH_STAGES)
+/** Asks the CPU to start loading what the next update and evaluation of
+ * the instance read, one level of pointers a stage: 0 the instance, 1 its
+ * layers, slots and parameters, 2 .. the playing states' motion players
+ * (rune_motion_player_prefetch's stages) and the layers' poses. A stage
+ * reads only what the stage before it asked for, so in a loop over many
+ * instances issue stage s for the instance RUNE_GRAPH_PREFETCH_STAGES - s
+ * ahead (rune_batch does, a character at a time). Changes nothing. */
+RUNE_API void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage);
+
 /** Current (destination) state of a layer. */
 RUNE_API uint32_t rune_graph_current_state(const rune_graph_instance *inst, uint32_t layer);
 /** Normalized progress of a layer's current play. */

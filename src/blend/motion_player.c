@@ -5,6 +5,7 @@
 #include "motion_internal.h"
 #include "rune/mix.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 struct rune_motion_player {
     rune_allocator alloc;
@@ -274,6 +275,28 @@ bool rune_motion_player_loops(const rune_motion_player *p)
         if (p->loop[i])
             return true;
     return false;
+}
+
+void rune_motion_player_prefetch(const rune_motion_player *p, int stage)
+{
+    size_t L = p->leaves;
+    if (stage == 0) {
+        rune__prefetch_range(p, sizeof *p, false);
+    } else if (stage == 1) {
+        rune__prefetch_range(p->cache, L * sizeof *p->cache, false); /* the live half */
+        rune__prefetch_range(p->track, L * sizeof *p->track, true);
+        rune__prefetch_range(p->contrib, L * sizeof *p->contrib, true);
+        rune__prefetch_range(p->weight, L * sizeof *p->weight, true);
+        rune__prefetch_range(p->speed, L * sizeof *p->speed, true);
+        rune__prefetch_range(p->length, L * sizeof *p->length, false);
+        rune__prefetch_range(p->loop, L * sizeof *p->loop, false);
+        rune__prefetch_range(p->clip, L * sizeof *p->clip, true);
+        rune__prefetch_range(p->local, p->m->sample_count * sizeof *p->local, true);
+    } else if (stage == 2) {
+        for (size_t i = 0; i < L; i++)
+            if (p->weight[i] > RUNE_MOTION_EPSILON)
+                rune_sample_cache_prefetch(p->cache[i]);
+    }
 }
 
 size_t rune_motion_player_leaf_count(const rune_motion_player *p) { return p->leaves; }

@@ -3,6 +3,7 @@
  * graphs, controls and views are the other character_*.c files. */
 #include "character_internal.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 rune_status rune_character_create(const rune_character_desc *desc, const rune_allocator *alloc,
                                   rune_character **out, rune_error *err)
@@ -93,20 +94,36 @@ bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inver
 
 size_t rune_character_dropped_signals(const rune_character *ch) { return rune_animator_dropped_signals(ch->anim); }
 
-void rune__character_prefetch_header(const rune_character *ch)
+void rune__character_prefetch(const rune_character *ch, int stage)
 {
-    __builtin_prefetch(ch);
-    __builtin_prefetch((const char *)ch + 64);
-    rune_animator_prefetch(ch->anim, false);
-}
-
-void rune__character_prefetch_state(const rune_character *ch)
-{
-    rune_animator_prefetch(ch->anim, true);
-    for (size_t i = 0; i < ch->live_motion_count; i++)
-        __builtin_prefetch(&ch->motions[ch->live_motions[i]]);
-    for (size_t i = 0; i < ch->live_graph_count; i++)
-        __builtin_prefetch(&ch->graphs[ch->live_graphs[i]]);
+    if (stage == 0) {
+        rune__prefetch_range(ch, sizeof *ch, false);
+        rune_animator_prefetch(ch->anim, false);
+        return;
+    }
+    if (stage == 1) {
+        rune_animator_prefetch(ch->anim, true);
+        for (size_t i = 0; i < ch->live_motion_count; i++)
+            __builtin_prefetch(&ch->motions[ch->live_motions[i]]);
+        for (size_t i = 0; i < ch->live_graph_count; i++)
+            __builtin_prefetch(&ch->graphs[ch->live_graphs[i]]);
+        if (ch->matrices_each_frame)
+            rune__prefetch_range(ch->matrices, rune_rig_joint_count(ch->rig) * sizeof *ch->matrices, true);
+        return;
+    }
+    for (size_t i = 0; i < ch->live_motion_count; i++) {
+        const motion_run *m = &ch->motions[ch->live_motions[i]];
+        if (stage == 2)
+            rune__prefetch_range(m->pose.block, m->pose.block_size, true);
+        if (stage - 2 < RUNE_MOTION_PREFETCH_STAGES)
+            rune_motion_player_prefetch(m->player, stage - 2);
+    }
+    for (size_t i = 0; i < ch->live_graph_count; i++) {
+        const graph_run *g = &ch->graphs[ch->live_graphs[i]];
+        if (stage == 2)
+            rune__prefetch_range(g->pose.block, g->pose.block_size, true);
+        rune_graph_instance_prefetch(g->inst, stage - 2);
+    }
 }
 
 size_t rune_character_curve_count(const rune_character *ch) { return rune_animator_pose(ch->anim)->curve_count; }

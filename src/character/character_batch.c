@@ -51,11 +51,13 @@ static void run_blocks(struct rune_batch *b)
         size_t hi = lo + BLOCK < b->count ? lo + BLOCK : b->count;
         for (size_t i = lo; i < hi; i++) {
             /* a crowd's characters are far apart in memory: start loading
-             * the next ones while this one computes */
-            if (i + 2 < b->count)
-                rune__character_prefetch_header(b->chars[i + 2]);
-            if (i + 1 < b->count)
-                rune__character_prefetch_state(b->chars[i + 1]);
+             * the next ones while this one computes, a level of pointers
+             * deeper for each character nearer */
+            for (int s = 0; s < CHARACTER_PREFETCH_STAGES; s++) {
+                size_t ahead = i + (size_t)(CHARACTER_PREFETCH_STAGES - s);
+                if (ahead < b->count)
+                    rune__character_prefetch(b->chars[ahead], s);
+            }
             failed += rune_character_update(b->chars[i], b->dt, NULL) != RUNE_OK;
         }
     }

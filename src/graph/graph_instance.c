@@ -2,6 +2,7 @@
  * and read-only views for tools and root motion. */
 #include "graph_internal.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 #include <string.h>
 
@@ -167,4 +168,45 @@ size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, r
         out[n++] = (rune_graph_play_view){s->player, 1.0f - a, s->from, rune_motion_player_progress(s->player)};
     }
     return n;
+}
+
+/* The poses evaluating layer li writes or reads (graph_evaluate.c): a
+ * fade's two sides and their mean, else the last pose, which the first
+ * override layer does not use (it samples into the output). */
+static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li)
+{
+    const layer_run *l = &inst->layers[li];
+    bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
+    static const enum layer_pose fading[] = {LP_A, LP_B, LP_LAST, LP_REF_A, LP_REF_B, LP_LAST_REF};
+    static const enum layer_pose steady[] = {LP_LAST, LP_LAST_REF};
+    const enum layer_pose *which = l->fading ? fading : steady;
+    size_t n = (l->fading ? 3 : 1) * (additive ? 2 : 1);
+    if (!l->fading && li == 0 && !additive)
+        n = 0;
+    for (size_t k = 0; k < n; k++)
+        rune__prefetch_range(l->pose[which[k]].block, l->pose[which[k]].block_size, true);
+}
+
+void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage)
+{
+    const rune_graph *g = inst->g;
+    if (stage == 0) {
+        rune__prefetch_range(inst, sizeof *inst, false);
+        return;
+    }
+    if (stage == 1) {
+        rune__prefetch_range(inst->layers, g->layer_count * sizeof *inst->layers, true);
+        rune__prefetch_range(inst->slots, 2 * g->state_count * sizeof *inst->slots, true);
+        rune__prefetch_range(inst->params, g->param_count * sizeof *inst->params, false);
+        return;
+    }
+    for (size_t li = 0; li < g->layer_count; li++) {
+        const layer_run *l = &inst->layers[li];
+        if (stage == 2)
+            prefetch_layer_poses(inst, li);
+        int32_t playing[2] = {l->cur, l->fading && !l->frozen ? l->src : -1};
+        for (int k = 0; k < 2; k++)
+            if (playing[k] >= 0)
+                rune_motion_player_prefetch(inst->slots[playing[k]].player, stage - 2);
+    }
 }

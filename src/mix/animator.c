@@ -8,6 +8,7 @@
 #include "rune/mix.h"
 #include "control_set.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 #include <string.h>
 
@@ -260,26 +261,16 @@ void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
     rune_signal_queue_clear(&a->signals);
 }
 
-static void prefetch_range(const void *p, size_t bytes, bool write)
-{
-    for (size_t b = 0; p && b < bytes; b += 64) {
-        if (write)
-            __builtin_prefetch((const char *)p + b, 1);
-        else
-            __builtin_prefetch((const char *)p + b, 0);
-    }
-}
-
 void rune_animator_prefetch(const rune_animator *a, bool state)
 {
     if (!state) {
-        prefetch_range(a, sizeof *a, false);
+        rune__prefetch_range(a, sizeof *a, false);
         return;
     }
-    prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
+    rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
     for (size_t i = 0; i < a->slot_count; i++)
         if (a->slots[i].live)
             rune_sample_cache_prefetch(a->slots[i].cache);
-    prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
-    prefetch_range(a->pose.block, a->pose.block_size, true);
+    rune__prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
+    rune__prefetch_range(a->pose.block, a->pose.block_size, true);
 }

@@ -44,22 +44,25 @@ enum { BLOCK = 16 };
 static void run_blocks(struct rune_batch *b)
 {
     size_t failed = 0;
-    for (;;) {
-        size_t lo = atomic_fetch_add(&b->next, BLOCK);
-        if (lo >= b->count)
-            break;
+    size_t lo = atomic_fetch_add(&b->next, BLOCK);
+    while (lo < b->count) {
         size_t hi = lo + BLOCK < b->count ? lo + BLOCK : b->count;
+        /* the block after this one is claimed now, so that the prefetches
+         * run on into it instead of into another thread's */
+        size_t next = atomic_fetch_add(&b->next, BLOCK);
         for (size_t i = lo; i < hi; i++) {
             /* a crowd's characters are far apart in memory: start loading
              * the next ones while this one computes, a level of pointers
              * deeper for each character nearer */
             for (int s = 0; s < CHARACTER_PREFETCH_STAGES; s++) {
                 size_t ahead = i + (size_t)(CHARACTER_PREFETCH_STAGES - s);
+                ahead = ahead < hi ? ahead : next + (ahead - hi);
                 if (ahead < b->count)
                     rune__character_prefetch(b->chars[ahead], s);
             }
             failed += rune_character_update(b->chars[i], b->dt, NULL) != RUNE_OK;
         }
+        lo = next;
     }
     if (failed)
         atomic_fetch_add(&b->failed, failed);

@@ -278,11 +278,16 @@ typedef void (*rune_signal_fn)(void *user, const rune_event *event);
  * it after evaluate: callbacks observe the newly composed pose. */
 RUNE_API void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
 
+/** Stages of rune_animator_prefetch. */
+#define RUNE_ANIMATOR_PREFETCH_STAGES (2 + RUNE_SAMPLE_CACHE_PREFETCH_STAGES)
 /** Asks the CPU to start loading what the next advance and evaluate of
- * the animator touch: `state` false, the animator itself; true, its
- * tracks, their samplers and its pose (issue the first one step earlier:
- * it loads the pointers the second follows). Changes nothing. */
-RUNE_API void rune_animator_prefetch(const rune_animator *anim, bool state);
+ * the animator touch, one level of pointers a stage: 0 the animator, 1 its
+ * tracks, contributions and pose, 2 .. its playing tracks' samplers
+ * (rune_sample_cache_prefetch's stages). A stage reads only what the stage
+ * before it asked for: in a loop over many animators issue stage s for
+ * the animator RUNE_ANIMATOR_PREFETCH_STAGES - s ahead (rune_batch does).
+ * Changes nothing. */
+RUNE_API void rune_animator_prefetch(const rune_animator *anim, int stage);
 
 RUNE_END_DECLS
 

@@ -292,10 +292,10 @@ void rune_motion_player_prefetch(const rune_motion_player *p, int stage)
         rune__prefetch_range(p->loop, L * sizeof *p->loop, false);
         rune__prefetch_range(p->clip, L * sizeof *p->clip, true);
         rune__prefetch_range(p->local, p->m->sample_count * sizeof *p->local, true);
-    } else if (stage == 2) {
+    } else {
         for (size_t i = 0; i < L; i++)
             if (p->weight[i] > RUNE_MOTION_EPSILON)
-                rune_sample_cache_prefetch(p->cache[i]);
+                rune_sample_cache_prefetch(p->cache[i], stage - 2);
     }
 }
 

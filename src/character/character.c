@@ -96,33 +96,39 @@ size_t rune_character_dropped_signals(const rune_character *ch) { return rune_an
 
 void rune__character_prefetch(const rune_character *ch, int stage)
 {
-    if (stage == 0) {
+    if (stage == 0) { /* the character */
         rune__prefetch_range(ch, sizeof *ch, false);
-        rune_animator_prefetch(ch->anim, false);
         return;
     }
-    if (stage == 1) {
-        rune_animator_prefetch(ch->anim, true);
-        for (size_t i = 0; i < ch->live_motion_count; i++)
-            __builtin_prefetch(&ch->motions[ch->live_motions[i]]);
-        for (size_t i = 0; i < ch->live_graph_count; i++)
-            __builtin_prefetch(&ch->graphs[ch->live_graphs[i]]);
+    if (stage == 1) { /* what it points at */
+        rune__prefetch_range(ch->live_motions, ch->live_motion_count * sizeof *ch->live_motions, false);
+        rune__prefetch_range(ch->live_graphs, ch->live_graph_count * sizeof *ch->live_graphs, false);
         if (ch->matrices_each_frame)
             rune__prefetch_range(ch->matrices, rune_rig_joint_count(ch->rig) * sizeof *ch->matrices, true);
+    }
+    if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)
+        rune_animator_prefetch(ch->anim, stage - 1);
+    if (stage == 2) { /* its runs */
+        for (size_t i = 0; i < ch->live_motion_count; i++)
+            rune__prefetch_range(&ch->motions[ch->live_motions[i]], sizeof *ch->motions, true);
+        for (size_t i = 0; i < ch->live_graph_count; i++)
+            rune__prefetch_range(&ch->graphs[ch->live_graphs[i]], sizeof *ch->graphs, true);
         return;
     }
+    if (stage < 3)
+        return;
     for (size_t i = 0; i < ch->live_motion_count; i++) {
         const motion_run *m = &ch->motions[ch->live_motions[i]];
-        if (stage == 2)
+        if (stage == 3)
             rune__prefetch_range(m->pose.block, m->pose.block_size, true);
-        if (stage - 2 < RUNE_MOTION_PREFETCH_STAGES)
-            rune_motion_player_prefetch(m->player, stage - 2);
+        if (stage - 3 < RUNE_MOTION_PREFETCH_STAGES)
+            rune_motion_player_prefetch(m->player, stage - 3);
     }
     for (size_t i = 0; i < ch->live_graph_count; i++) {
         const graph_run *g = &ch->graphs[ch->live_graphs[i]];
-        if (stage == 2)
+        if (stage == 3)
             rune__prefetch_range(g->pose.block, g->pose.block_size, true);
-        rune_graph_instance_prefetch(g->inst, stage - 2);
+        rune_graph_instance_prefetch(g->inst, stage - 3);
     }
 }
 

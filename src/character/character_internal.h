@@ -88,12 +88,13 @@ bool rune__character_reserve_live(rune_character *ch, size_t **live, size_t *liv
 
 /* Hints for the batch loop, one level of pointers a stage, issued for the
  * character CHARACTER_PREFETCH_STAGES - stage ahead of the current one:
- * the character itself, then (its pointers now at hand) its animator's
- * state, its runs and matrices, then its graphs' and motions' stages. A
+ * the character itself; its arrays, matrices and animator; its runs; then
+ * its graphs' and motions' stages. No stage reads what the stage before
+ * it did not ask for (a read of a line not yet loaded stalls the loop). A
  * crowd's characters are far apart in memory, and a graph character reads
  * a few dozen lines behind several pointers: about half its time at
  * 10,000 characters was waiting for them. */
-#define CHARACTER_PREFETCH_STAGES (2 + RUNE_GRAPH_PREFETCH_STAGES)
+#define CHARACTER_PREFETCH_STAGES (3 + RUNE_GRAPH_PREFETCH_STAGES)
 void rune__character_prefetch(const rune_character *ch, int stage);
 
 /* The root travel of this frame's contributions, weighted as the mixer

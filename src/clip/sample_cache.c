@@ -11,6 +11,7 @@
 #include "sample_kernel.h"
 #include "packed_sampler.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 #include <string.h>
 
@@ -333,11 +334,14 @@ size_t rune_sample_cache_seeks(const rune_sample_cache *c) { return c->seeks; }
 size_t rune_sample_cache_lane_count(const rune_sample_cache *c) { return c->lanes; }
 size_t rune_sample_cache_bytes(const rune_sample_cache *c) { return c->block_size; }
 
-void rune_sample_cache_prefetch(const rune_sample_cache *c)
+void rune_sample_cache_prefetch(const rune_sample_cache *c, int stage)
 {
-    const char *p = (const char *)c, *end = (const char *)&c->key[c->clip->packed ? 0 : c->lanes];
-    for (; p < end; p += 64)
-        __builtin_prefetch(p);
+    if (stage == 0) {
+        rune__prefetch_range(c, sizeof *c, false);
+        return;
+    }
+    const char *keys = (const char *)c->key;
+    rune__prefetch_range(keys, (c->clip->packed ? 0 : c->padded) * sizeof *c->key, false);
 }
 
 /* Scale, for clips with scale keys: linear along each lane's segment, with

@@ -261,16 +261,17 @@ void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
     rune_signal_queue_clear(&a->signals);
 }
 
-void rune_animator_prefetch(const rune_animator *a, bool state)
+void rune_animator_prefetch(const rune_animator *a, int stage)
 {
-    if (!state) {
+    if (stage == 0) {
         rune__prefetch_range(a, sizeof *a, false);
-        return;
+    } else if (stage == 1) {
+        rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
+        rune__prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
+        rune__prefetch_range(a->pose.block, a->pose.block_size, true);
+    } else {
+        for (size_t i = 0; i < a->slot_count; i++)
+            if (a->slots[i].live)
+                rune_sample_cache_prefetch(a->slots[i].cache, stage - 2);
     }
-    rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
-    for (size_t i = 0; i < a->slot_count; i++)
-        if (a->slots[i].live)
-            rune_sample_cache_prefetch(a->slots[i].cache);
-    rune__prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
-    rune__prefetch_range(a->pose.block, a->pose.block_size, true);
 }

@@ -15,7 +15,7 @@
 #include <immintrin.h>
 #endif
 
-/* Entries [e, n) of a slot's tables for the segment whose first
+/* Entries [e, n) of a segment's tables, for the segment whose first
  * subtrack is at `at`, one by one. */
 static void load_scalar(const pack_plan *c, const uint32_t *sub_bit, pack_entries *s, size_t at, size_t e, size_t n)
 {
@@ -242,7 +242,8 @@ static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, u
 }
 #endif
 
-/* Entries [e, e + n) of a slot at sample j: three components into v. */
+/* Entries [e, e + n) of a segment's tables at sample j: three components
+ * into v. */
 static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t n,
                          float v[3][BLOCK])
 {

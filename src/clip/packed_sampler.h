@@ -19,7 +19,6 @@ typedef struct pack_entries {
     float *base[3], *scale[3];
 } pack_entries;
 
-#define PACK_ENTRY_FIELDS 14
 /* Entries the arrays hold past the last (the kernel decodes whole
  * vectors of 16). */
 #define PACK_ENTRY_SLACK 16
@@ -98,8 +97,8 @@ KERNEL_DECLARE(void, rune__pack_copy, (const float *const *src, float *const *ds
  * last entry. */
 KERNEL_DECLARE(void, rune__pack_load, (const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g));
 
-/* Entries [e0, e1) of one channel: decodes sample ja of slot a and jb of
- * slot b, interpolates (PACK_ROT: rebuilds the dropped components,
+/* Entries [e0, e1) of one channel: decodes sample ja of tables a and jb
+ * of tables b (the segments of the two samples), interpolates (PACK_ROT: rebuilds the dropped components,
  * nlerps into o's q; PACK_POS, PACK_SCALE: lerps into x, y, z or
  * sx, sy, sz) and writes each entry's lane - first of o. */
 KERNEL_DECLARE(void, rune__pack_kernel,

@@ -199,6 +199,10 @@ RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
  * products down the hierarchy are not renormalized (a product of unit
  * quaternions stays unit to within about 1e-7 a level). */
 RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
+/** rune_rig_model_xforms with the kernels of a given instruction set
+ * (the same bits at every level without FMA). */
+RUNE_API void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
+                                       rune_xform *out);
 /** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
  * the last row is 0 0 0 1), the local transform of each joint composing
  * its frame, rest scale and pose as rune_rig_frame_scale says; local

@@ -386,13 +386,19 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
         }
         const rune_xform *p = &model[parent[j]];
         float ax = p->r.x, ay = p->r.y, az = p->r.z, aw = p->r.w;
-        /* both unit: the product stays unit within rounding, and a root
-         * and a division per joint would double the chain's cost */
-        rune_quat q = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(bx, by, bz, bw));
-        /* the parent's rotation applied to the local translation, plus the
-         * parent's translation (rune_xform_mul) */
-        rune_vec3 t = rune_q_rotate(rune_q(ax, ay, az, aw), rune_v3(lx, ly, lz));
-        model[j] = (rune_xform){{t.x + p->t.x, t.y + p->t.y, t.z + p->t.z}, q};
+        /* the vector builds' operations in their order, lane by lane (the
+         * same bits): a * b as (ay B1 + ax B0) + (aw b + az B2); both
+         * unit, so the product stays unit within rounding, and a root and
+         * a division per joint would double the chain's cost */
+        rune_quat q = {(ay * bz + ax * bw) + (aw * bx + az * -by), (ay * bw + ax * -bz) + (aw * by + az * bx),
+                       (ay * -bx + ax * by) + (aw * bz + az * bw), (ay * -by + ax * -bx) + (aw * bw + az * -bz)};
+        /* R(a) l = l + 2 (aw c + u x c), c = u x l, plus the parent's
+         * translation */
+        float cx = ay * lz - az * ly, cy = az * lx - ax * lz, cz = ax * ly - ay * lx;
+        float ccx = ay * cz - az * cy, ccy = az * cx - ax * cz, ccz = ax * cy - ay * cx;
+        model[j] = (rune_xform){{(lx + p->t.x) + 2.0f * (aw * cx + ccx), (ly + p->t.y) + 2.0f * (aw * cy + ccy),
+                                 (lz + p->t.z) + 2.0f * (aw * cz + ccz)},
+                                q};
     }
 }
 #endif

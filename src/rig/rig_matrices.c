@@ -94,10 +94,15 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
     rune_rig_model_matrices_at(rig, pose, RUNE_SIMD_AUTO, out);
 }
 
+void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_xform *out)
+{
+    matrix_kernels k = kernels_for(level);
+    model_chunks(rig, pose, &k, NULL, out);
+}
+
 void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out)
 {
-    matrix_kernels k = kernels_for(RUNE_SIMD_AUTO);
-    model_chunks(rig, pose, &k, NULL, out);
+    rune_rig_model_xforms_at(rig, pose, RUNE_SIMD_AUTO, out);
 }
 
 void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t n, rune_mat4 *out)

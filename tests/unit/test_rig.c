@@ -217,6 +217,24 @@ static void test_model_matrices_match_xforms(void **state)
      * scaled joint scales its subtree */
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t count = test_levels(levels);
+    /* model transforms at every level: the scalar chain's bits without
+     * FMA (the four-float and the AVX2 builds' pair chains run its
+     * operations lane for lane), within 2 ulps of the largest element with
+     * it */
+    rune_xform xs[N];
+    rune_rig_model_xforms_at(rig, &pose, RUNE_SIMD_SCALAR, xs);
+    for (size_t l = 1; l < count; l++) {
+        rune_xform xl[N];
+        rune_rig_model_xforms_at(rig, &pose, levels[l], xl);
+        float apart = 0.0f;
+        for (int j = 0; j < N; j++) {
+            const float *a = &xl[j].t.x, *b = &xs[j].t.x;
+            for (int k = 0; k < 7; k++)
+                apart = fmaxf(apart, fabsf(a[k] - b[k]));
+        }
+        print_message("model transforms: %s differs from scalar by %.3g\n", rune_simd_name(levels[l]), apart);
+        assert_true(apart <= test_level_tolerance(levels[l], 2.0f, 8.0f));
+    }
     rune_rig_model_matrices_at(rig, &pose, RUNE_SIMD_SCALAR, m);
     for (size_t l = 1; l < count; l++) {
         rune_mat4 ml[N];

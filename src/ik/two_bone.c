@@ -47,9 +47,13 @@ static dquat turn_about(dvec n, dvec a, dvec b)
 static dvec straight_hinge(const rune_ik_two_bone_job *job, dvec a, dvec e_ab, double tiny)
 {
     if (job->has_pole) {
+        /* the hinge itself is tested: a pole on the chain's line leaves
+         * a rounding residue along the bone, whose cross product with it
+         * can be exactly 0 (found by fuzz_ik) */
         dvec side = dv_reject(dv_sub(dv_of(job->pole), a), e_ab);
-        if (dv_dot(side, side) > tiny * tiny)
-            return dv_cross(dv_scale(e_ab, -1.0), side);
+        dvec h = dv_cross(dv_scale(e_ab, -1.0), side);
+        if (dv_dot(h, h) > tiny * tiny)
+            return h;
     }
     dquat m = dq_of(job->mid_rotation);
     dvec h = dv_reject(dq_rotate(m, dv(1, 0, 0)), e_ab);

@@ -179,6 +179,25 @@ static void test_two_bone_degenerate(void **state)
     solved(&j, &r, &mid, &end);
     near_v(end, j.target, 1e-6);
     near(mid.x, 0, 1e-6); /* the bend is in the plane normal to x */
+    /* straight chain along (1,1,1), its pole far out on the same line:
+     * the pole's rounding residue lies along the bone and gives no hinge,
+     * so the mid joint's X does (fuzz_ik found a NaN end here); a target
+     * out of reach straightens the chain toward it, softened to nearly
+     * the chain's length */
+    j = chain(rune_v3(3.5f, 3.5f, 3.5f), rune_v3(-2, -2, -2), rune_v3(2.5f, 2.5f, 2.5f), rune_v3(-1e6f, -1e6f, 2.5f));
+    j.mid_rotation = rune_q(2.5f, 2.5f, 2.5f, 2.5f); /* not unit: only its axes' directions matter */
+    j.pole = rune_v3(-1e6f, -1e6f, -1e6f);
+    j.has_pole = true;
+    j.soften = 0.5f;
+    j.twist = 2.5f;
+    rune_ik_two_bone(&j, &r);
+    assert_true(finite_q(r.root_delta) && finite_q(r.mid_delta) && finite_v(r.end));
+    double len = 5.5 * sqrt(3.0) + 4.5 * sqrt(3.0), dx = -1e6 - 3.5, dy = dx, dz = -1.0;
+    double dt = sqrt(dx * dx + dy * dy + dz * dz);
+    /* d is 1e5 chain lengths past the soft start: the span is len */
+    near(r.end.x, 3.5 + len * dx / dt, 1e-4 * len);
+    near(r.end.y, 3.5 + len * dy / dt, 1e-4 * len);
+    near(r.end.z, 3.5 + len * dz / dt, 1e-4 * len);
     /* zero-length bone: nothing moves */
     j = chain(rune_v3(0, 0, 0), rune_v3(0, 0, 0), rune_v3(0, 1, 0), rune_v3(3, 0, 0));
     rune_ik_two_bone(&j, &r);

@@ -62,7 +62,7 @@ const pack_plan *rune__pack_plan_init(const clip_packed *p, const int32_t *lane_
     size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
     pack_plan *c = memory;
     memset(c, 0, sizeof *c);
-    c->p = p, c->lanes = lanes, c->padded = padded;
+    c->p = p;
     c->channels = (int)channels_of(p);
     uint32_t *m = (uint32_t *)((char *)memory + align16(sizeof(pack_plan)));
     for (int k = 0; k < PACK_FIXED; k++)
@@ -163,7 +163,7 @@ bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float 
     segment_bits(p, g0, bits[0]);
     if (two)
         segment_bits(p, g1, bits[1]);
-    group_tables ta, tb; /* 2 x 5 KB */
+    group_tables ta, tb; /* 2 x 4.4 KB */
     pack_entries a = entries_in(&ta), b = entries_in(&tb);
     for (int ch = 0; ch < plan->channels; ch++, g++) {
         uint32_t e0 = plan->group[g], e1 = plan->group[g + 1];

@@ -35,7 +35,6 @@ typedef struct pack_entries {
  * plays share it (a play's own state is a few hundred bytes). */
 typedef struct pack_plan {
     const clip_packed *p;
-    size_t lanes, padded;
     int channels;             /* 2, or 3 with scale */
     float *fixed[PACK_FIXED]; /* per lane */
     /* per entry; group[chunk * channels + channel] is the first of a group */

@@ -121,6 +121,12 @@ RUNE_API void rune_motion_player_sample(rune_motion_player *player, rune_pose *o
 /** Samples every active leaf at clip time 0 (its initial pose) and writes
  * their weighted mean: the reference of an additive layer. */
 RUNE_API void rune_motion_player_sample_reference(rune_motion_player *player, rune_pose *out);
+/** Samples the player as rune_motion_player_sample does and lays that
+ * pose over `out` as an override graph layer (rune_mix_layer with this
+ * mask and weight), without a pose of its own: rune_mix_layer_mean. The
+ * same bits as sampling into a pose and laying it. */
+RUNE_API void rune_motion_player_layer(rune_motion_player *player, rune_pose *out, const float *mask,
+                                       float layer_weight);
 /** True when any leaf clip loops (the motion then repeats by cycles). */
 RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 

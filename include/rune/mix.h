@@ -37,7 +37,10 @@ typedef struct rune_contribution {
  * mean by share, overlaid onto the lower result from 0 by the rank's
  * coverage; docs/semantics.md, "Float curves").
  * `order` (at least `count` entries) is scratch, so composing never
- * allocates. */
+ * allocates. `out` may itself be the pose of contributions of the lowest
+ * rank present (a sole contribution always is): each chunk of them is read
+ * before the chunk is written, so a character with one graph composes it
+ * in place instead of through a pose of its own. */
 RUNE_API void rune_mix_compose(const rune_contribution *contributions, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out);
 
@@ -68,6 +71,14 @@ RUNE_API void rune_mix_mean(const rune_contribution *contributions, size_t count
  * composition. */
 RUNE_API void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level);
+
+/** rune_mix_layer of an override layer whose pose is the weighted mean of
+ * `contributions` (rune_mix_mean's), without a pose for the mean: it runs
+ * a chunk of joints at a time on the stack, so a crowd's steady layers
+ * move no layer pose through memory. Same bits as rune_mix_mean into a
+ * pose followed by rune_mix_layer(out, pose, NULL, mask, layer_weight). */
+RUNE_API void rune_mix_layer_mean(rune_pose *out, const rune_contribution *contributions, size_t count,
+                                  const float *mask, float layer_weight, rune_simd_level level);
 
 /** What rune_mix_layer gives for an override layer composed onto a reset
  * pose (rune_pose_reset), computed in place: `pose` holds the layer's pose

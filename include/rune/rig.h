@@ -191,6 +191,12 @@ static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat 
  * padding), the curves both have, and whether the source is scaled. */
 RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
 
+/** Asks the CPU to start loading the lines a frame reads or writes of a
+ * pose (translation, rotation, coverage, the scale channels only when the
+ * pose is scaled, the curves), for loops over many characters: a hint,
+ * never a fault. `write`: the lines are about to be written. */
+RUNE_API void rune_pose_prefetch(const rune_pose *pose, bool write);
+
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
  * rotation + translation, for engines that skin with dual quaternions:
  * model(j) = model(parent) * frame(j) * pose(j), parents first; rest and

@@ -7,20 +7,26 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct rune_motion_player {
     rune_allocator alloc;
     const rune_motion *m;
     size_t leaves;
-    const rune_binding **binding; /* per leaf */
-    rune_sample_cache **cache;    /* per leaf: [i] live, [leaves + i] at time 0 */
-    rune_track *track;            /* what the mean samples: the same split */
-    rune_contribution *contrib;   /* scratch: one per active leaf */
-    uint32_t *clip;               /* per leaf */
-    float *length;
-    bool *loop;
+    /* per leaf, in one block after the player (see carve): a frame reads
+     * a few lines of it, not a dozen allocations */
     float *weight;
     float *speed;
     float *local; /* per sample: the node-local weights */
+    float *length;
+    uint32_t *clip;
+    bool *loop;
+    rune_contribution *contrib;   /* scratch: one per active leaf */
+    rune_sample_cache **cache;    /* [i] live, [leaves + i] at time 0 */
+    rune_track *track;            /* what the mean samples: the same split */
+    const rune_binding **binding;
+    size_t bytes;                 /* the player and its arrays */
     float keep;   /* what scales the leaves above RUNE_MOTION_EPSILON so they sum to all of them */
     /* progress = cycles + phase, phase in [0, 1): the phase is reduced
      * every advance, so hours of play do not drift, and a huge step
@@ -28,6 +34,32 @@ struct rune_motion_player {
     int64_t cycles;
     double phase;
 };
+
+/* Lays the per-leaf arrays out after the player, those a frame reads
+ * first; with base NULL it only measures. Returns the bytes in all. */
+static size_t carve(rune_motion_player *base, size_t leaves, size_t samples)
+{
+    struct { void *field; size_t count, size; } parts[] = {
+        {base ? &base->weight : NULL, leaves, sizeof(float)},
+        {base ? &base->speed : NULL, leaves, sizeof(float)},
+        {base ? &base->local : NULL, samples, sizeof(float)},
+        {base ? &base->length : NULL, leaves, sizeof(float)},
+        {base ? &base->clip : NULL, leaves, sizeof(uint32_t)},
+        {base ? &base->loop : NULL, leaves, sizeof(bool)},
+        {base ? &base->contrib : NULL, leaves, sizeof(rune_contribution)},
+        {base ? &base->cache : NULL, 2 * leaves, sizeof(rune_sample_cache *)},
+        {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track)},
+        {base ? &base->binding : NULL, leaves, sizeof(const rune_binding *)},
+    };
+    enum { ALIGN = _Alignof(max_align_t) };
+    size_t at = (sizeof(rune_motion_player) + ALIGN - 1) / ALIGN * ALIGN;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (base)
+            *(void **)parts[i].field = (char *)base + at;
+        at += (parts[i].count * parts[i].size + ALIGN - 1) / ALIGN * ALIGN;
+    }
+    return at;
+}
 
 /* Walks the tree depth-first, writing each leaf's path weight and speed. */
 static void expand(rune_motion_player *p, const float *params, uint32_t node, float w, float s, size_t *leaf)
@@ -63,30 +95,19 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
 {
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
-    rune_motion_player *p = rune__calloc(alloc, 1, sizeof *p);
+    size_t L = m->leaf_count;
+    if (L > SIZE_MAX / 1024 || m->sample_count > SIZE_MAX / 1024)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
+    size_t bytes = carve(NULL, L, m->sample_count);
+    rune_motion_player *p = rune__calloc(alloc, 1, bytes);
     if (!p)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
+    carve(p, L, m->sample_count);
+    p->bytes = bytes;
     p->alloc = *alloc;
     p->m = m;
-    size_t L = p->leaves = m->leaf_count;
-    p->binding = rune__calloc(alloc, L, sizeof *p->binding);
-    p->cache = rune__calloc(alloc, 2 * L, sizeof *p->cache);
-    p->track = rune__calloc(alloc, 2 * L, sizeof *p->track);
-    p->contrib = rune__calloc(alloc, L, sizeof *p->contrib);
-    p->clip = rune__calloc(alloc, L, sizeof *p->clip);
-    p->length = rune__calloc(alloc, L, sizeof *p->length);
-    p->loop = rune__calloc(alloc, L, sizeof *p->loop);
-    p->weight = rune__calloc(alloc, L, sizeof *p->weight);
-    p->speed = rune__calloc(alloc, L, sizeof *p->speed);
-    p->local = rune__calloc(alloc, m->sample_count, sizeof *p->local);
+    p->leaves = L;
     rune_status st = RUNE_OK;
-    if (!p->binding || !p->cache || !p->track || !p->contrib || !p->clip || !p->length || !p->loop || !p->weight ||
-        !p->speed || !p->local)
-        st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
-    if (st) {
-        rune_motion_player_destroy(p);
-        return st;
-    }
     rune_motion_player_set_params(p, NULL); /* fills the leaf clip table */
     for (size_t i = 0; i < L; i++) {
         p->binding[i] = bindings[p->clip[i]];
@@ -112,20 +133,9 @@ void rune_motion_player_destroy(rune_motion_player *p)
     if (!p)
         return;
     rune_allocator a = p->alloc;
-    size_t L = p->leaves;
-    for (size_t i = 0; p->cache && i < 2 * L; i++)
+    for (size_t i = 0; i < 2 * p->leaves; i++)
         rune_sample_cache_destroy(p->cache[i]);
-    rune__free(&a, p->cache, 2 * L, sizeof *p->cache);
-    rune__free(&a, p->track, 2 * L, sizeof *p->track);
-    rune__free(&a, p->contrib, L, sizeof *p->contrib);
-    rune__free(&a, p->binding, L, sizeof *p->binding);
-    rune__free(&a, p->clip, L, sizeof *p->clip);
-    rune__free(&a, p->length, L, sizeof *p->length);
-    rune__free(&a, p->loop, L, sizeof *p->loop);
-    rune__free(&a, p->weight, L, sizeof *p->weight);
-    rune__free(&a, p->speed, L, sizeof *p->speed);
-    rune__free(&a, p->local, p->m->sample_count, sizeof *p->local);
-    rune__free(&a, p, 1, sizeof *p);
+    rune__free(&a, p, 1, p->bytes);
 }
 
 void rune_motion_player_reset(rune_motion_player *p)
@@ -252,7 +262,9 @@ void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, ru
     }
 }
 
-static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
+/* The leaves with a share, as contributions sampling their tracks at this
+ * frame's times (at_zero: the reference samplers at time 0); their count. */
+static size_t leaf_contributions(rune_motion_player *p, bool at_zero)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->leaves; i++) {
@@ -263,11 +275,23 @@ static void sample_leaves(rune_motion_player *p, bool at_zero, rune_pose *out)
         tr->time = at_zero ? 0.0 : rune_motion_player_leaf_time(p, i);
         p->contrib[n++] = (rune_contribution){NULL, share, 0, tr};
     }
-    rune_mix_mean(p->contrib, n, RUNE_SIMD_AUTO, out);
+    return n;
 }
 
-void rune_motion_player_sample(rune_motion_player *p, rune_pose *out) { sample_leaves(p, false, out); }
-void rune_motion_player_sample_reference(rune_motion_player *p, rune_pose *out) { sample_leaves(p, true, out); }
+void rune_motion_player_sample(rune_motion_player *p, rune_pose *out)
+{
+    rune_mix_mean(p->contrib, leaf_contributions(p, false), RUNE_SIMD_AUTO, out);
+}
+
+void rune_motion_player_sample_reference(rune_motion_player *p, rune_pose *out)
+{
+    rune_mix_mean(p->contrib, leaf_contributions(p, true), RUNE_SIMD_AUTO, out);
+}
+
+void rune_motion_player_layer(rune_motion_player *p, rune_pose *out, const float *mask, float layer_weight)
+{
+    rune_mix_layer_mean(out, p->contrib, leaf_contributions(p, false), mask, layer_weight, RUNE_SIMD_AUTO);
+}
 
 bool rune_motion_player_loops(const rune_motion_player *p)
 {
@@ -282,16 +306,9 @@ void rune_motion_player_prefetch(const rune_motion_player *p, int stage)
     size_t L = p->leaves;
     if (stage == 0) {
         rune__prefetch_range(p, sizeof *p, false);
-    } else if (stage == 1) {
-        rune__prefetch_range(p->cache, L * sizeof *p->cache, false); /* the live half */
-        rune__prefetch_range(p->track, L * sizeof *p->track, true);
-        rune__prefetch_range(p->contrib, L * sizeof *p->contrib, true);
-        rune__prefetch_range(p->weight, L * sizeof *p->weight, true);
-        rune__prefetch_range(p->speed, L * sizeof *p->speed, true);
-        rune__prefetch_range(p->length, L * sizeof *p->length, false);
-        rune__prefetch_range(p->loop, L * sizeof *p->loop, false);
-        rune__prefetch_range(p->clip, L * sizeof *p->clip, true);
-        rune__prefetch_range(p->local, p->m->sample_count * sizeof *p->local, true);
+    } else if (stage == 1) { /* the arrays a frame reads: up to the live half of the tracks */
+        const char *end = (const char *)(p->track + L);
+        rune__prefetch_range(p->weight, (size_t)(end - (const char *)p->weight), true);
     } else {
         for (size_t i = 0; i < L; i++)
             if (p->weight[i] > RUNE_MOTION_EPSILON)

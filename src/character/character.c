@@ -23,6 +23,10 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
     ch->lib = desc->lib;
     ch->rig = rig;
     ch->root = desc->root_joint;
+    if (ch->root != RUNE_NO_ROOT) { /* the rig never changes: the root's frame is worked out once */
+        ch->root_space = (rune_xform){{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(rig, ch->root)};
+        ch->root_up = rune_root_up_axis(ch->root_space);
+    }
     ch->matrices_each_frame = desc->matrices;
     rune_status st = rune_animator_create(rig, desc->signal_capacity, alloc, &ch->anim, err);
     if (!st && desc->matrices && !rune_character_model_matrices(ch))
@@ -117,17 +121,19 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     }
     if (stage < 3)
         return;
+    /* a sole run samples into the animator's pose (character_update.c) */
+    bool own_pose = rune_animator_track_count(ch->anim) > 0 || ch->live_motion_count + ch->live_graph_count > 1;
     for (size_t i = 0; i < ch->live_motion_count; i++) {
         const motion_run *m = &ch->motions[ch->live_motions[i]];
-        if (stage == 3)
-            rune__prefetch_range(m->pose.block, m->pose.block_size, true);
+        if (stage == 3 && own_pose)
+            rune_pose_prefetch(&m->pose, true);
         if (stage - 3 < RUNE_MOTION_PREFETCH_STAGES)
             rune_motion_player_prefetch(m->player, stage - 3);
     }
     for (size_t i = 0; i < ch->live_graph_count; i++) {
         const graph_run *g = &ch->graphs[ch->live_graphs[i]];
-        if (stage == 3)
-            rune__prefetch_range(g->pose.block, g->pose.block_size, true);
+        if (stage == 3 && own_pose)
+            rune_pose_prefetch(&g->pose, true);
         rune_graph_instance_prefetch(g->inst, stage - 3);
     }
 }

@@ -22,6 +22,7 @@ typedef struct motion_run {
     uint32_t handle;
     bool live;
     double from, to;  /* progress over the last advance (root travel) */
+    float root_cov;   /* the root joint's coverage in the last sample */
 } motion_run;
 
 /* A running graph instance; reused like motion runs. */
@@ -34,6 +35,7 @@ typedef struct graph_run {
     int priority;
     uint32_t handle;
     bool live;
+    float root_cov;   /* the root joint's coverage in the last evaluation */
 } graph_run;
 
 struct rune_character {
@@ -52,6 +54,8 @@ struct rune_character {
     rune_contribution *extra; /* this frame's motion and graph poses */
     size_t extra_cap;
     int32_t root;
+    rune_xform root_space; /* the root joint's rest rotation in the rig (no translation) */
+    rune_vec3 root_up;     /* the up axis in the root's frame */
     rune_root_delta root_delta;
     rune_root_memo root_memo; /* root samples kept from frame to frame */
     bool matrices_each_frame;

@@ -73,18 +73,17 @@ static void visit_all(const rune_character *ch, root_ctx *c)
     }
     for (size_t i = 0; i < ch->live_motion_count; i++) {
         const motion_run *m = &ch->motions[ch->live_motions[i]];
-        visit(c, m->priority, m->fade.weight, m->pose.coverage[c->root], (contribution_ref){NULL, m, NULL});
+        visit(c, m->priority, m->fade.weight, m->root_cov, (contribution_ref){NULL, m, NULL});
     }
     for (size_t i = 0; i < ch->live_graph_count; i++) {
         const graph_run *g = &ch->graphs[ch->live_graphs[i]];
-        visit(c, g->priority, g->fade.weight, g->pose.coverage[c->root], (contribution_ref){NULL, NULL, g});
+        visit(c, g->priority, g->fade.weight, g->root_cov, (contribution_ref){NULL, NULL, g});
     }
 }
 
 rune_root_delta rune__character_root_travel(rune_character *ch)
 {
-    rune_xform space = {{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(ch->rig, ch->root)};
-    root_ctx c = {.root = ch->root, .up = rune_root_up_axis(space), .memo = &ch->root_memo};
+    root_ctx c = {.root = ch->root, .up = ch->root_up, .memo = &ch->root_memo};
     visit_all(ch, &c);
     c.above[RUNE_PRIORITY_COUNT - 1] = 1.0f;
     for (int r = RUNE_PRIORITY_COUNT - 2; r >= 0; r--)

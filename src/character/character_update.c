@@ -18,6 +18,23 @@ static bool retire(rune_signal_queue *q, const rune_fade *fade, uint32_t handle,
     return true;
 }
 
+/* Where a run's pose is sampled: the animator's own pose when the run is
+ * the frame's sole contribution (the mixer then composes it in place:
+ * rune_mix_compose), else the run's pose. A crowd character playing one
+ * graph so moves one pose through memory instead of two. */
+static rune_pose *run_pose(rune_character *ch, rune_pose *own)
+{
+    bool sole = rune_animator_track_count(ch->anim) == 0 && ch->live_motion_count + ch->live_graph_count == 1;
+    return sole ? rune_animator_pose_edit(ch->anim) : own;
+}
+
+/* The coverage of the root joint in a run's pose, kept for root travel
+ * (the pose may be the animator's, which composition overwrites). */
+static float root_coverage(const rune_character *ch, const rune_pose *pose)
+{
+    return ch->root != RUNE_NO_ROOT ? pose->coverage[ch->root] : 0.0f;
+}
+
 /* Advances the live motion tracks, drops the ones that ended from the live
  * list, and samples the rest into extra[n..]; returns the new n. */
 static size_t advance_motions(rune_character *ch, float dt, rune_signal_queue *q, size_t n)
@@ -33,8 +50,10 @@ static size_t advance_motions(rune_character *ch, float dt, rune_signal_queue *q
         if (retire(q, &r->fade, r->handle, &r->live))
             continue;
         ch->live_motions[kept++] = ch->live_motions[i];
-        rune_motion_player_sample(r->player, &r->pose);
-        ch->extra[n++] = (rune_contribution){&r->pose, r->fade.weight, r->priority, NULL};
+        rune_pose *pose = run_pose(ch, &r->pose);
+        rune_motion_player_sample(r->player, pose);
+        r->root_cov = root_coverage(ch, pose);
+        ch->extra[n++] = (rune_contribution){pose, r->fade.weight, r->priority, NULL};
     }
     ch->live_motion_count = kept;
     return n;
@@ -52,8 +71,10 @@ static size_t advance_graphs(rune_character *ch, float dt, rune_signal_queue *q,
         if (retire(q, &r->fade, r->handle, &r->live))
             continue;
         ch->live_graphs[kept++] = ch->live_graphs[i];
-        rune_graph_evaluate(r->inst, &r->pose);
-        ch->extra[n++] = (rune_contribution){&r->pose, r->fade.weight, r->priority, NULL};
+        rune_pose *pose = run_pose(ch, &r->pose);
+        rune_graph_evaluate(r->inst, pose);
+        r->root_cov = root_coverage(ch, pose);
+        ch->extra[n++] = (rune_contribution){pose, r->fade.weight, r->priority, NULL};
     }
     ch->live_graph_count = kept;
     return n;
@@ -74,8 +95,7 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
     ch->root_delta = (rune_root_delta){0.0f, 0.0f, 0.0f};
     if (ch->root != RUNE_NO_ROOT) {
         ch->root_delta = rune__character_root_travel(ch);
-        rune_xform space = {{0.0f, 0.0f, 0.0f}, rune_root_rest_rotation(ch->rig, ch->root)};
-        rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, space);
+        rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, ch->root_space);
     }
     rune_animator_apply_controls(ch->anim);
     if (ch->matrices_each_frame)

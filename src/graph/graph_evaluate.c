@@ -43,15 +43,21 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
         mean2(&l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
 }
 
-/* A first override layer that is not fading is sampled straight into
- * `out`: its pose is needed again only to freeze an interrupted fade, and a
- * layer that is not fading cannot be interrupted on the next update. */
+/* A steady layer (an override layer that is not fading) is laid straight
+ * from its play, without a layer pose: its pose is needed again only to
+ * freeze an interrupted fade, and a layer that is not fading cannot be
+ * interrupted on the next update. The first one, when it is the first
+ * layer, is sampled straight into `out`. */
+static bool steady(const rune_graph_instance *inst, size_t li)
+{
+    return inst->g->layers[li].blend == RUNE_LAYER_OVERRIDE && !inst->layers[li].fading;
+}
+
 static bool first_in_place(const rune_graph_instance *inst, const rune_pose *out)
 {
-    const layer_run *l = &inst->layers[0];
-    return inst->g->layer_count > 0 && inst->g->layers[0].blend == RUNE_LAYER_OVERRIDE && !l->fading &&
-           out->count == l->pose[LP_LAST].count && out->stride == l->pose[LP_LAST].stride &&
-           out->curve_count == l->pose[LP_LAST].curve_count;
+    const rune_graph *g = inst->g;
+    return g->layer_count > 0 && steady(inst, 0) && out->count == g->joint_count &&
+           out->stride == inst->pose_stride && out->curve_count == g->curve_count;
 }
 
 void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
@@ -66,9 +72,13 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
         rune_pose_reset(out);
     }
     for (; li < g->layer_count; li++) {
-        layer_pose(inst, li);
         const graph_layer *gl = &g->layers[li];
         layer_run *l = &inst->layers[li];
+        if (steady(inst, li)) {
+            rune_motion_player_layer(inst->slots[l->cur].player, out, gl->mask, l->weight.weight);
+            continue;
+        }
+        layer_pose(inst, li);
         const rune_pose *ref = gl->blend == RUNE_LAYER_ADDITIVE ? &l->pose[LP_LAST_REF] : NULL;
         rune_mix_layer(out, &l->pose[LP_LAST], ref, gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
     }

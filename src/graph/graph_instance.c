@@ -4,6 +4,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void rune_graph_instance_destroy(rune_graph_instance *inst)
@@ -86,6 +87,7 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
         rune_graph_instance_destroy(inst);
         return st;
     }
+    inst->pose_stride = g->layer_count ? inst->layers[0].pose[LP_LAST].stride : 0;
     for (size_t s = 0; s < g->state_count; s++)
         inst->state_loops[s] = rune_motion_player_loops(inst->slots[2 * s].player);
     rune_graph_instance_reset(inst);
@@ -171,20 +173,23 @@ size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, r
 }
 
 /* The poses evaluating layer li writes or reads (graph_evaluate.c): a
- * fade's two sides and their mean, else the last pose, which the first
- * override layer does not use (it samples into the output). */
-static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li)
+ * fade's two sides and their mean, an additive layer's pose and
+ * reference; a steady override layer has none. Stage 2 asks for their
+ * structs, stage 3 for their lanes. */
+static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li, int stage)
 {
     const layer_run *l = &inst->layers[li];
     bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
     static const enum layer_pose fading[] = {LP_A, LP_B, LP_LAST, LP_REF_A, LP_REF_B, LP_LAST_REF};
     static const enum layer_pose steady[] = {LP_LAST, LP_LAST_REF};
     const enum layer_pose *which = l->fading ? fading : steady;
-    size_t n = (l->fading ? 3 : 1) * (additive ? 2 : 1);
-    if (!l->fading && li == 0 && !additive)
-        n = 0;
-    for (size_t k = 0; k < n; k++)
-        rune__prefetch_range(l->pose[which[k]].block, l->pose[which[k]].block_size, true);
+    size_t n = l->fading || additive ? (l->fading ? 3 : 1) * (additive ? 2 : 1) : 0;
+    for (size_t k = 0; k < n; k++) {
+        if (stage == 2)
+            rune__prefetch_range(&l->pose[which[k]], sizeof l->pose[0], false);
+        else
+            rune_pose_prefetch(&l->pose[which[k]], true);
+    }
 }
 
 void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage)
@@ -194,16 +199,17 @@ void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage)
         rune__prefetch_range(inst, sizeof *inst, false);
         return;
     }
-    if (stage == 1) {
-        rune__prefetch_range(inst->layers, g->layer_count * sizeof *inst->layers, true);
+    if (stage == 1) { /* the layers' state, not their poses' structs */
+        for (size_t li = 0; li < g->layer_count; li++)
+            rune__prefetch_range(&inst->layers[li], offsetof(layer_run, pose), true);
         rune__prefetch_range(inst->slots, 2 * g->state_count * sizeof *inst->slots, true);
         rune__prefetch_range(inst->params, g->param_count * sizeof *inst->params, false);
         return;
     }
     for (size_t li = 0; li < g->layer_count; li++) {
         const layer_run *l = &inst->layers[li];
-        if (stage == 2)
-            prefetch_layer_poses(inst, li);
+        if (stage == 2 || stage == 3)
+            prefetch_layer_poses(inst, li, stage);
         int32_t playing[2] = {l->cur, l->fading && !l->frozen ? l->src : -1};
         for (int k = 0; k < 2; k++)
             if (playing[k] >= 0)

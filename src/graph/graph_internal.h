@@ -85,6 +85,7 @@ struct rune_graph_instance {
     play_slot *slots; /* 2 per state */
     bool *state_loops;
     layer_run *layers;
+    size_t pose_stride; /* the lanes of its layers' poses */
 };
 
 /* The blend weight of a layer's destination during its fade (1 when not

@@ -268,7 +268,7 @@ void rune_animator_prefetch(const rune_animator *a, int stage)
     } else if (stage == 1) {
         rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
         rune__prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
-        rune__prefetch_range(a->pose.block, a->pose.block_size, true);
+        rune_pose_prefetch(&a->pose, true);
     } else {
         for (size_t i = 0; i < a->slot_count; i++)
             if (a->slots[i].live)

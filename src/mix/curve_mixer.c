@@ -77,13 +77,16 @@ void rune__mix_curves_compose(const rune_contribution *cs, size_t count, const s
     for (size_t first = 0; first < out->curve_count; first += CHUNK) {
         size_t n = out->curve_count - first < CHUNK ? out->curve_count - first : CHUNK;
         float *v = out->curve + first, *c = out->curve_cov + first;
-        memset(v, 0, n * sizeof *v), memset(c, 0, n * sizeof *c);
+        bool reset = false; /* after the lowest rank is read: `out` may be one of its poses */
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
             float sv[CHUNK], ss[CHUNK];
-            if (sums(cs, order + lo, hi - lo, first, n, sv, ss))
+            bool any = sums(cs, order + lo, hi - lo, first, n, sv, ss);
+            if (!reset)
+                memset(v, 0, n * sizeof *v), memset(c, 0, n * sizeof *c), reset = true;
+            if (any)
                 for (size_t i = 0; i < n; i++) {
                     float rc = cover_of(ss[i]), rv = mean_of(sv[i], ss[i]);
                     if (rc <= 0.0f)
@@ -93,7 +96,21 @@ void rune__mix_curves_compose(const rune_contribution *cs, size_t count, const s
                 }
             lo = hi;
         }
+        if (!reset)
+            memset(v, 0, n * sizeof *v), memset(c, 0, n * sizeof *c);
     }
+}
+
+/* The override step of one curve: value v of coverage cov, layer weight
+ * lw (kept straight, as the joints). */
+static void layer_curve(rune_pose *out, size_t i, float v, float cov, float lw)
+{
+    float w = rune_clamp01(lw * cov), c = out->curve_cov[i];
+    if (!(w > 0.0f))
+        return;
+    float c2 = c + w * (1.0f - c), f = c2 > 0.0f ? rune_clamp01(w / c2) : 0.0f;
+    out->curve[i] += (v - out->curve[i]) * f;
+    out->curve_cov[i] = c2;
 }
 
 void rune__mix_curves_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, float layer_weight)
@@ -102,15 +119,25 @@ void rune__mix_curves_layer(rune_pose *out, const rune_pose *layer, const rune_p
     if (ref && ref->curve_count < n)
         n = ref->curve_count;
     for (size_t i = 0; i < n; i++) {
+        if (!ref) { /* straight: what the layers show, by how much they cover */
+            layer_curve(out, i, layer->curve[i], layer->curve_cov[i], layer_weight);
+            continue;
+        }
         float w = rune_clamp01(layer_weight * layer->curve_cov[i]), c = out->curve_cov[i];
         if (!(w > 0.0f))
             continue;
-        if (ref) {
-            out->curve[i] += (layer->curve[i] - ref->curve[i]) * w;
-        } else { /* straight: what the layers show, by how much they cover */
-            float c2 = c + w * (1.0f - c), f = c2 > 0.0f ? rune_clamp01(w / c2) : 0.0f;
-            out->curve[i] += (layer->curve[i] - out->curve[i]) * f;
-        }
+        out->curve[i] += (layer->curve[i] - ref->curve[i]) * w;
         out->curve_cov[i] = c + w * (1.0f - c);
+    }
+}
+
+void rune__mix_curves_layer_mean(rune_pose *out, const rune_contribution *cs, size_t count, float layer_weight)
+{
+    for (size_t first = 0; first < out->curve_count; first += CHUNK) {
+        size_t n = out->curve_count - first < CHUNK ? out->curve_count - first : CHUNK;
+        float sv[CHUNK], ss[CHUNK];
+        sums(cs, NULL, count, first, n, sv, ss);
+        for (size_t i = 0; i < n; i++)
+            layer_curve(out, first + i, mean_of(sv[i], ss[i]), cover_of(ss[i]), layer_weight);
     }
 }

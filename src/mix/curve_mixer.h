@@ -11,5 +11,8 @@ void rune__mix_curves_mean(const rune_contribution *cs, size_t count, rune_pose 
 void rune__mix_curves_compose(const rune_contribution *cs, size_t count, const size_t *order, rune_pose *out);
 /* Curves of rune_mix_layer: override (ref NULL) or additive. */
 void rune__mix_curves_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, float layer_weight);
+/* Curves of rune_mix_layer_mean: rune__mix_curves_mean's mean laid as an
+ * override layer. */
+void rune__mix_curves_layer_mean(rune_pose *out, const rune_contribution *cs, size_t count, float layer_weight);
 
 #endif

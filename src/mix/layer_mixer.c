@@ -33,28 +33,9 @@ static void add_wide(const mix_view *layer, const mix_view *ref, const mix_view 
 static void overlay_straight(const mix_kernels *k, const mix_view *l, const float *w, const mix_view *o, size_t lanes)
 {
     float f[RUNE_SAMPLE_CHUNK], wide[RUNE_SAMPLE_CHUNK];
-    for (size_t i = 0; i < lanes; i++) {
-        float c = o->c[i] + w[i] * (1.0f - o->c[i]);
-        f[i] = c > 0.0f ? rune_clamp01(w[i] / c) : 0.0f;
-    }
+    k->straight_factors(o->c, w, f, lanes);
     if (k->overlay(l, f, w, o, wide, lanes))
         rune__mix_overlay_wide(l, f, o, wide, lanes);
-}
-
-/* w = clamp(lw x mask x coverage) for n lanes, 0 for the padding up to
- * `lanes` (w may be cov: each lane reads only its own); loops without a
- * branch inside, so they vectorize. */
-static void layer_lane_weights(float lw, const float *mask, const float *cov, size_t n, size_t lanes, float *w)
-{
-    if (mask) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = rune_clamp01(lw * mask[i] * cov[i]);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            w[i] = rune_clamp01(lw * cov[i]);
-    }
-    for (size_t i = n; i < lanes; i++)
-        w[i] = 0.0f;
 }
 
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
@@ -72,7 +53,7 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         /* the layer's coverage becomes each joint's weight in the layer;
          * padding lanes weigh nothing */
         float w[RUNE_SAMPLE_CHUNK];
-        layer_lane_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
+        k.layer_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
         if (ref) {
             float wide[RUNE_SAMPLE_CHUNK];
             mix_view r = rune__pose_view(ref, first);
@@ -87,6 +68,33 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         rune__mix_curves_layer(out, layer, ref, lw);
 }
 
+void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t count, const float *mask,
+                         float layer_weight, rune_simd_level level)
+{
+    mix_kernels k = rune__mix_kernels(level);
+    float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
+    for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = kernel_lanes(n);
+        mix_lanes sums, means;
+        mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
+        /* rune_mix_mean's chunk, on the stack: the same kernels, so the
+         * same bits as the mean written to a pose and laid from there */
+        bool any = rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
+        mix_view mean = rune__lanes_view(&means, any && acc.scaled);
+        if (any)
+            k.mean(&acc, &mean, lanes);
+        else
+            rune__mix_identity(&mean, 0, lanes);
+        float w[RUNE_SAMPLE_CHUNK];
+        k.layer_weights(lw, mask ? mask + first : NULL, mean.c, n, lanes, w);
+        overlay_straight(&k, &mean, w, &o, lanes);
+        out->scaled |= mean.scaled;
+    }
+    if (out->curve_count)
+        rune__mix_curves_layer_mean(out, cs, count, lw);
+}
+
 /* The overlay of overlay_straight onto coverage 0 takes the layer's
  * transform wherever w > 0 (f = w / w = 1), keeps the reset's identity
  * elsewhere, and leaves coverage w: that, lane by lane, over the whole
@@ -94,7 +102,8 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
 void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_weight)
 {
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
-    layer_lane_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
+    mix_kernels k = rune__mix_kernels(RUNE_SIMD_AUTO);
+    k.layer_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
     for (size_t i = 0; i < pose->stride; i++) {
         if (pose->coverage[i] > 0.0f)
             continue;

@@ -14,6 +14,8 @@ typedef struct mix_kernels {
     void (*mean)(const mix_view *, const mix_view *, size_t);
     size_t (*overlay)(const mix_view *, const float *, const float *, const mix_view *, float *, size_t);
     size_t (*add)(const mix_view *, const mix_view *, const mix_view *, const float *, float *, size_t);
+    void (*layer_weights)(float, const float *, const float *, size_t, size_t, float *);
+    void (*straight_factors)(const float *, const float *, float *, size_t);
 } mix_kernels;
 
 /* The kernels of `level` (see rune_simd_resolve). */
@@ -29,6 +31,15 @@ mix_view rune__chunk_view(rune_sample_chunk *chunk);
  * the view is scaled (an unscaled view's scale is 1 already). */
 void rune__mix_identity(const mix_view *v, size_t from, size_t to);
 
+/* The sums of one chunk of joints [first, first + n) over contributions
+ * cs[idx[0..count)] (idx NULL: all of cs[0..count)), finished poses read in
+ * place and tracks sampled on the stack; false when none of them counts
+ * (priority_mixer.c). */
+bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
+                                size_t first, size_t n, size_t lanes, mix_view *acc);
+/* An accumulator's view of stack lanes: its scale channels are live once a
+ * scaled contribution arrived (the accumulation sets acc->scaled). */
+mix_view rune__mix_sums_view(mix_lanes *l);
 /* The exact slerp for the lanes rune__mix_overlay flagged wide: their old
  * rotation toward src's by f. */
 void rune__mix_overlay_wide(const mix_view *src, const float *f, const mix_view *out, const float *wide, size_t n);

@@ -337,3 +337,34 @@ size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const m
     }
     return (size_t)wide_count;
 }
+
+void KERNEL(rune__mix_layer_weights)(float lw, const float *mask, const float *cov, size_t n, size_t lanes, float *w)
+{
+    if (mask) {
+#pragma omp simd
+        for (size_t i = 0; i < n; i++) {
+            float x = lw * mask[i] * cov[i];
+            w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+        }
+    } else {
+#pragma omp simd
+        for (size_t i = 0; i < n; i++) {
+            float x = lw * cov[i];
+            w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+        }
+    }
+    for (size_t i = n; i < lanes; i++)
+        w[i] = 0.0f;
+}
+
+/* The guarded division as in rune__mix_mean. */
+void KERNEL(rune__mix_straight_factors)(const float *c, const float *w, float *f, size_t n)
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float c2 = c[i] + w[i] * (1.0f - c[i]);
+        float x = w[i] / (c2 + (c2 > 0.0f ? 0.0f : 1.0f));
+        x = c2 > 0.0f ? x : 0.0f;
+        f[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+    }
+}

@@ -74,6 +74,17 @@ KERNEL_DECLARE(void, rune__mix_mean, (const mix_view *acc, const mix_view *mean,
 KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_view *src, const float *f, const float *g, const mix_view *out,
                                             float *wide, size_t n));
 
+/* A graph layer's lane weights: w[i] = clamp(lw x mask[i] x cov[i], 0, 1)
+ * (mask NULL: 1) for lanes [0, n), 0 for the padding up to `lanes`. w may
+ * be cov (each lane reads only its own). */
+KERNEL_DECLARE(void, rune__mix_layer_weights, (float lw, const float *mask, const float *cov, size_t n, size_t lanes,
+                                                float *w));
+
+/* The factors of a straight override (layer_mixer.c): the coverage
+ * becomes c' = c + w (1 - c) and the transform moves by
+ * f[i] = clamp(w / c', 0, 1) (0 where c' is 0). */
+KERNEL_DECLARE(void, rune__mix_straight_factors, (const float *c, const float *w, float *f, size_t n));
+
 /* Adds an additive layer onto `out`, lane i with weight w[i] (in [0, 1]):
  * t += w (t_layer - t_ref); r = normalize(r * slerp(identity, delta, w))
  * with delta = normalize(r_ref^-1 r_layer); s *= 1 + w (s_layer / s_ref - 1)

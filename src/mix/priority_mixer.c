@@ -66,9 +66,7 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
     }
 }
 
-/* The sums of one chunk of joints over contributions cs[idx[0..count)]
- * (idx NULL: all of cs[0..count)); false when none of them counts. */
-static bool accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
+bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                              size_t first, size_t n, size_t lanes, mix_view *acc)
 {
     rune_sample_chunk scratch;
@@ -98,9 +96,7 @@ static bool accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, 
     return started;
 }
 
-/* An accumulator's view: its scale channels are live once a scaled
- * contribution arrived (accumulate_chunk sets acc->scaled). */
-static mix_view sums_view(mix_lanes *l)
+mix_view rune__mix_sums_view(mix_lanes *l)
 {
     return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
 }
@@ -124,8 +120,8 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums;
-        mix_view acc = sums_view(&sums), o = rune__pose_view(out, first);
-        if (!accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc)) {
+        mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
+        if (!rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc)) {
             rune__mix_identity(&o, 0, lanes);
             continue;
         }
@@ -141,7 +137,15 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
 {
     mix_kernels k = rune__mix_kernels(level);
     sort_by_rank(cs, count, order);
-    unscale(out);
+    bool in_place = false;
+    for (size_t i = 0; i < count; i++)
+        in_place |= cs[i].pose == out;
+    /* in place, a chunk's stale scale lanes are reset with its identity,
+     * once the lowest rank has read them, and the pose keeps its flag
+     * until the end (its views read it) */
+    bool stale_scale = in_place && out->scaled, scaled = false;
+    if (!in_place)
+        unscale(out);
     /* joint chunks outermost: a chunk's sums and samples stay in L1 from
      * the first contribution to the result */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
@@ -149,23 +153,30 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         size_t lanes = kernel_lanes(n);
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
-        mix_view o = rune__pose_view(out, first), acc = sums_view(&sums);
-        rune__mix_identity(&o, 0, lanes);
+        mix_view o = rune__pose_view(out, first), acc = rune__mix_sums_view(&sums);
+        o.scaled = stale_scale;
+        bool reset = false;
         for (size_t lo = 0; lo < count;) {
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
-            if (accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc)) {
+            bool any = rune__mix_accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
+            if (!reset) /* the result starts at identity once the lowest rank is read */
+                rune__mix_identity(&o, 0, lanes), reset = true;
+            if (any) {
                 mix_view mean = rune__lanes_view(&means, acc.scaled);
                 k.mean(&acc, &mean, lanes);
-                o.scaled = out->scaled;
+                o.scaled = stale_scale || scaled;
                 if (k.overlay(&mean, mean.c, mean.c, &o, wide, lanes))
                     rune__mix_overlay_wide(&mean, mean.c, &o, wide, lanes);
-                out->scaled |= mean.scaled;
+                scaled |= mean.scaled;
             }
             lo = hi;
         }
+        if (!reset)
+            rune__mix_identity(&o, 0, lanes);
     }
+    out->scaled = scaled;
     if (out->curve_count)
         rune__mix_curves_compose(cs, count, order, out);
 }

@@ -3,6 +3,7 @@
  * widths, then the float curves' values and coverages. */
 #include "rune/rig.h"
 #include "../base/alloc.h"
+#include "../base/prefetch.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -54,6 +55,19 @@ void rune_pose_release(rune_pose *pose)
         return;
     rune__free(&pose->alloc, pose->block, pose->block_size, 1);
     memset(pose, 0, sizeof *pose);
+}
+
+void rune_pose_prefetch(const rune_pose *pose, bool write)
+{
+    if (!pose->block)
+        return;
+    /* tx..qw are contiguous, then the scale channels, then coverage and
+     * the curves: an unscaled pose's frame never touches its scale lanes */
+    size_t lane_bytes = pose->stride * sizeof(float);
+    rune__prefetch_range(pose->tx, 7 * lane_bytes, write);
+    if (pose->scaled)
+        rune__prefetch_range(pose->sx, 3 * lane_bytes, write);
+    rune__prefetch_range(pose->coverage, lane_bytes + 2 * pose->curve_count * sizeof(float), write);
 }
 
 void rune_pose_reset(rune_pose *pose)

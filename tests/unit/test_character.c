@@ -387,6 +387,43 @@ static void start_crowd(const world *w, rune_character *ch, int i, uint32_t *gra
         assert_int_equal(rune_character_play_clip(ch, CLIP_LOW, NULL, NULL, NULL), RUNE_OK);
 }
 
+/* A character playing one graph samples it straight into its own pose and
+ * composes it there (rune_mix_compose in place); beside a clip track of
+ * weight 0 the graph goes through its own pose and the mixer copies it
+ * over. The 2-layer crowd graph fading in with root motion: the same pose
+ * and the same root travel every frame, both ways. */
+static void test_sole_graph_in_place(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_character *ch[2];
+    rune_character_desc d = {.lib = w.lib, .root_joint = 0};
+    rune_play_params zero = {.fade = 0.0f, .weight = 0.0f, .speed = 1.0f, .has_priority = true,
+                             .priority = RUNE_PRIORITY_CORE};
+    for (int i = 0; i < 2; i++) {
+        uint32_t g;
+        assert_int_equal(rune_character_create(&d, NULL, &ch[i], NULL), RUNE_OK);
+        start_crowd(&w, ch[i], 0, &g, false);
+    }
+    assert_int_equal(rune_character_play_clip(ch[1], CLIP_LOW, &zero, NULL, NULL), RUNE_OK);
+    float worst = 0.0f, travel = 0.0f;
+    for (int f = 0; f < 40; f++) {
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(rune_character_update(ch[i], 1.0f / 30.0f, NULL), RUNE_OK);
+        worst = fmaxf(worst, pose_difference(rune_character_pose(ch[0]), rune_character_pose(ch[1])));
+        rune_root_delta a = rune_character_root_delta(ch[0]), b = rune_character_root_delta(ch[1]);
+        worst = fmaxf(worst, fmaxf(fabsf(a.dx - b.dx), fmaxf(fabsf(a.dz - b.dz), fabsf(a.yaw - b.yaw))));
+        travel += fabsf(a.dx) + fabsf(a.dz);
+    }
+    print_message("sole graph in place against through its pose: %.3g\n", worst);
+    assert_true(worst <= 1e-7f);
+    assert_true(travel > 1e-3f); /* the root did travel */
+    for (int i = 0; i < 2; i++)
+        rune_character_destroy(ch[i]);
+    rune_library_destroy(w.lib);
+}
+
 /* A crowd through batches of 0, 1 and 3 workers: the same poses and root
  * travel, and after warm-up no allocation per frame, even while graphs are
  * stopped and started again (their instances are reused). */
@@ -529,6 +566,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equivalent_paths),
         cmocka_unit_test(test_crossfade_matches_tracks),
+        cmocka_unit_test(test_sole_graph_in_place),
         cmocka_unit_test(test_lookups),
         cmocka_unit_test(test_batch_crowd),
         cmocka_unit_test(test_allocation_failures),

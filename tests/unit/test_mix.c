@@ -612,6 +612,127 @@ static void test_layer_onto_reset_matches_mix(void **state)
     rune_pose_release(&mixed);
 }
 
+/* A pose of random joints and curves: coverage in thirds (0, 1, 0.5),
+ * scale on every joint when `scaled`. */
+static rune_pose random_pose(size_t joints, size_t curves, bool scaled, uint32_t *seed)
+{
+    rune_pose p;
+    assert_int_equal(rune_pose_init_curves(&p, joints, curves, NULL, NULL), RUNE_OK);
+    for (size_t j = 0; j < joints; j++) {
+        rune_pose_set_t(&p, j, rune_v3(test_random(seed), test_random(seed), test_random(seed)));
+        rune_pose_set_r(&p, j, random_rotation(seed));
+        if (scaled)
+            rune_pose_set_s(&p, j, rune_v3(1.0f + 0.5f * test_random(seed), 1.0f, 1.0f - 0.25f * test_random(seed)));
+        p.coverage[j] = (j + *seed % 3) % 3 == 0 ? 0.0f : ((j + *seed % 3) % 3 == 1 ? 1.0f : 0.5f);
+    }
+    for (size_t c = 0; c < curves; c++) {
+        p.curve[c] = test_random(seed);
+        p.curve_cov[c] = c % 2 ? 1.0f : 0.5f;
+    }
+    return p;
+}
+
+/* Every joint's channels, coverage and curves, bit for bit. */
+static void assert_same_pose(const rune_pose *a, const rune_pose *b)
+{
+    assert_int_equal(a->count, b->count);
+    assert_int_equal(a->scaled, b->scaled);
+    const float *const ca[11] = {a->tx, a->ty, a->tz, a->qx, a->qy, a->qz, a->qw, a->sx, a->sy, a->sz, a->coverage};
+    const float *const cb[11] = {b->tx, b->ty, b->tz, b->qx, b->qy, b->qz, b->qw, b->sx, b->sy, b->sz, b->coverage};
+    for (int k = 0; k < 11; k++)
+        assert_memory_equal(ca[k], cb[k], a->count * sizeof(float));
+    assert_memory_equal(a->curve, b->curve, a->curve_count * sizeof(float));
+    assert_memory_equal(a->curve_cov, b->curve_cov, a->curve_count * sizeof(float));
+}
+
+/* A graph's steady layer laid from its leaves without a pose
+ * (rune_mix_layer_mean) against the mean written to a pose and laid from
+ * there: the same kernels on the same lanes, so the same bits, on every
+ * level, scaled or not, with curves, and with nothing to mean. */
+static void test_layer_mean_matches_mean_then_layer(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70, CURVES = 3 };
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nl = test_levels(levels);
+    float mask[JOINTS];
+    for (size_t j = 0; j < JOINTS; j++)
+        mask[j] = j % 4 == 0 ? 0.0f : (j % 4 == 1 ? 1.0f : 0.5f);
+    for (int scaled = 0; scaled < 2; scaled++) {
+        uint32_t seed = 21u + (uint32_t)scaled;
+        rune_pose leaf[3], base = random_pose(JOINTS, CURVES, false, &seed), mean, a, b;
+        for (int i = 0; i < 3; i++)
+            leaf[i] = random_pose(JOINTS, CURVES, scaled && i == 1, &seed);
+        rune_contribution cs[3] = {{&leaf[0], 0.5f, 0, NULL}, {&leaf[1], 0.3f, 0, NULL}, {&leaf[2], 0.2f, 0, NULL}};
+        assert_int_equal(rune_pose_init_curves(&mean, JOINTS, CURVES, NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init_curves(&a, JOINTS, CURVES, NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init_curves(&b, JOINTS, CURVES, NULL, NULL), RUNE_OK);
+        for (size_t l = 0; l < nl; l++)
+            for (size_t count = 0; count <= 3; count += 3) {
+                rune_pose_copy(&a, &base);
+                rune_pose_copy(&b, &base);
+                rune_mix_mean(cs, count, levels[l], &mean);
+                rune_mix_layer(&a, &mean, NULL, mask, 0.7f, levels[l]);
+                rune_mix_layer_mean(&b, cs, count, mask, 0.7f, levels[l]);
+                assert_same_pose(&a, &b);
+            }
+        /* and the layer moved the base where it covers: joint 1 (mask 1) */
+        assert_true(fabsf(b.tx[1] - base.tx[1]) > 1e-3f || fabsf(b.qw[1] - base.qw[1]) > 1e-3f);
+        for (int i = 0; i < 3; i++)
+            rune_pose_release(&leaf[i]);
+        rune_pose_release(&base);
+        rune_pose_release(&mean);
+        rune_pose_release(&a);
+        rune_pose_release(&b);
+    }
+}
+
+/* Composition in place (the output is the lowest rank's pose, as a
+ * character's sole graph is) against composition from a copy: each
+ * chunk is read before it is written, so the same bits, scaled or not,
+ * curves included, alone or under a higher rank. */
+static void test_compose_in_place_matches_copy(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70, CURVES = 2 };
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nl = test_levels(levels);
+    size_t order[2];
+    for (int scaled = 0; scaled < 2; scaled++) {
+        uint32_t seed = 31u + (uint32_t)scaled;
+        rune_pose low = random_pose(JOINTS, CURVES, scaled, &seed), high = random_pose(JOINTS, CURVES, false, &seed);
+        rune_pose copied, in_place;
+        assert_int_equal(rune_pose_init_curves(&copied, JOINTS, CURVES, NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init_curves(&in_place, JOINTS, CURVES, NULL, NULL), RUNE_OK);
+        for (size_t l = 0; l < nl; l++)
+            for (size_t count = 1; count <= 2; count++) {
+                rune_contribution from_copy[2] = {{&low, 0.6f, RUNE_PRIORITY_IDLE, NULL},
+                                                  {&high, 0.5f, RUNE_PRIORITY_MOVEMENT, NULL}};
+                rune_contribution from_out[2] = {{&in_place, 0.6f, RUNE_PRIORITY_IDLE, NULL},
+                                                 {&high, 0.5f, RUNE_PRIORITY_MOVEMENT, NULL}};
+                rune_mix_compose(from_copy, count, levels[l], order, &copied);
+                rune_pose_copy(&in_place, &low);
+                rune_mix_compose(from_out, count, levels[l], order, &in_place);
+                assert_same_pose(&copied, &in_place);
+            }
+        /* by hand, a joint of coverage 1 alone at weight 0.6: the rank's
+         * coverage 0.6 overlays its transform onto the identity, so
+         * t = 0.6 t_low */
+        size_t j = 0;
+        while (low.coverage[j] != 1.0f)
+            j++;
+        rune_contribution alone = {&in_place, 0.6f, RUNE_PRIORITY_IDLE, NULL};
+        rune_pose_copy(&in_place, &low);
+        rune_mix_compose(&alone, 1, RUNE_SIMD_SCALAR, order, &in_place);
+        near(in_place.coverage[j], 0.6f, 1e-6f);
+        near(in_place.tx[j], 0.6f * low.tx[j], 1e-6f);
+        rune_pose_release(&low);
+        rune_pose_release(&high);
+        rune_pose_release(&copied);
+        rune_pose_release(&in_place);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -628,6 +749,8 @@ int main(void)
         cmocka_unit_test(test_animator_matches_reference),
         cmocka_unit_test(test_scale_mixing),
         cmocka_unit_test(test_layer_onto_reset_matches_mix),
+        cmocka_unit_test(test_layer_mean_matches_mean_then_layer),
+        cmocka_unit_test(test_compose_in_place_matches_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

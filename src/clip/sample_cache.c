@@ -13,6 +13,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* The sampling kernels of one instruction set. */
@@ -44,7 +45,8 @@ struct rune_sample_cache {
                        packed clip */
 };
 
-bool rune_simd_supported(rune_simd_level level)
+/* Whether the CPU runs a level's kernels, asked of the CPU itself. */
+static bool cpu_runs(rune_simd_level level)
 {
     switch (level) {
     case RUNE_SIMD_AUTO:
@@ -70,18 +72,39 @@ bool rune_simd_supported(rune_simd_level level)
     }
 }
 
-rune_simd_level rune_simd_best(void)
+/* Bit l set: level l runs here; bit 31: the best level in bits 24..27.
+ * Worked out once (every kernel call resolves its level, a crowd
+ * character's frame a few dozen times); threads racing on the first call
+ * store the same value. */
+static _Atomic unsigned cpu_levels;
+
+static unsigned levels_here(void)
 {
-    /* AVX-512 first: on the machines measured (docs/performance.md) it is
-     * as fast or faster on every row of `rune bench` (16 lanes a chunk
-     * step, whole-register masks); where a 512-bit unit lowers the clock
-     * enough to lose, ask for avx2fma by name */
+    unsigned v = atomic_load_explicit(&cpu_levels, memory_order_relaxed);
+    if (v)
+        return v;
     static const rune_simd_level order[] = {RUNE_SIMD_AVX512, RUNE_SIMD_AVX2_FMA, RUNE_SIMD_AVX2, RUNE_SIMD_SSE2};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (rune_simd_supported(order[i]))
-            return order[i];
-    return RUNE_SIMD_SCALAR;
+    rune_simd_level best = RUNE_SIMD_SCALAR;
+    for (size_t i = sizeof order / sizeof order[0]; i-- > 0;)
+        if (cpu_runs(order[i]))
+            best = order[i];
+    for (int l = 0; l < RUNE_SIMD_LEVEL_COUNT; l++)
+        v |= cpu_runs((rune_simd_level)l) ? 1u << l : 0u;
+    v |= 1u << 31 | (unsigned)best << 24;
+    atomic_store_explicit(&cpu_levels, v, memory_order_relaxed);
+    return v;
 }
+
+bool rune_simd_supported(rune_simd_level level)
+{
+    return (unsigned)level < RUNE_SIMD_LEVEL_COUNT && (levels_here() >> level & 1u);
+}
+
+/* AVX-512 first: on the machines measured (docs/performance.md) it is as
+ * fast or faster on every row of `rune bench` (16 lanes a chunk step,
+ * whole-register masks); where a 512-bit unit lowers the clock enough to
+ * lose, ask for avx2fma by name. */
+rune_simd_level rune_simd_best(void) { return (rune_simd_level)(levels_here() >> 24 & 0xfu); }
 
 rune_simd_level rune_simd_resolve(rune_simd_level level)
 {

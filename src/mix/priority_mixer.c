@@ -101,13 +101,13 @@ mix_view rune__mix_sums_view(mix_lanes *l)
     return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
 }
 
-/* Sets a pose's scale channels back to 1 when it was scaled: the
- * composition about to run decides again. */
-static void unscale(rune_pose *p)
+/* Sets a pose's scale lanes from `from` on back to 1 when it was scaled:
+ * the composition about to run decides again. */
+static void unscale(rune_pose *p, size_t from)
 {
     if (!p->scaled)
         return;
-    for (size_t i = 0; i < p->stride; i++)
+    for (size_t i = from; i < p->stride; i++)
         p->sx[i] = p->sy[i] = p->sz[i] = 1.0f;
     p->scaled = false;
 }
@@ -115,7 +115,7 @@ static void unscale(rune_pose *p)
 void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
 {
     mix_kernels k = rune__mix_kernels(level);
-    unscale(out);
+    unscale(out, 0);
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
@@ -144,13 +144,15 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
      * once the lowest rank has read them, and the pose keeps its flag
      * until the end (its views read it) */
     bool stale_scale = in_place && out->scaled, scaled = false;
+    size_t covered = 0; /* lanes the chunks wrote */
     if (!in_place)
-        unscale(out);
+        unscale(out, 0);
     /* joint chunks outermost: a chunk's sums and samples stay in L1 from
      * the first contribution to the result */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
+        covered = first + lanes;
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
         mix_view o = rune__pose_view(out, first), acc = rune__mix_sums_view(&sums);
@@ -176,6 +178,8 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         if (!reset)
             rune__mix_identity(&o, 0, lanes);
     }
+    if (stale_scale) /* the padding past the chunks' lanes */
+        unscale(out, covered);
     out->scaled = scaled;
     if (out->curve_count)
         rune__mix_curves_compose(cs, count, order, out);

@@ -632,15 +632,17 @@ static rune_pose random_pose(size_t joints, size_t curves, bool scaled, uint32_t
     return p;
 }
 
-/* Every joint's channels, coverage and curves, bit for bit. */
+/* Every lane's channels and coverage (the padding too: an unscaled pose
+ * holds scale 1 in every lane) and the curves, bit for bit. */
 static void assert_same_pose(const rune_pose *a, const rune_pose *b)
 {
     assert_int_equal(a->count, b->count);
+    assert_int_equal(a->stride, b->stride);
     assert_int_equal(a->scaled, b->scaled);
     const float *const ca[11] = {a->tx, a->ty, a->tz, a->qx, a->qy, a->qz, a->qw, a->sx, a->sy, a->sz, a->coverage};
     const float *const cb[11] = {b->tx, b->ty, b->tz, b->qx, b->qy, b->qz, b->qw, b->sx, b->sy, b->sz, b->coverage};
     for (int k = 0; k < 11; k++)
-        assert_memory_equal(ca[k], cb[k], a->count * sizeof(float));
+        assert_memory_equal(ca[k], cb[k], a->stride * sizeof(float));
     assert_memory_equal(a->curve, b->curve, a->curve_count * sizeof(float));
     assert_memory_equal(a->curve_cov, b->curve_cov, a->curve_count * sizeof(float));
 }
@@ -701,6 +703,8 @@ static void test_compose_in_place_matches_copy(void **state)
     for (int scaled = 0; scaled < 2; scaled++) {
         uint32_t seed = 31u + (uint32_t)scaled;
         rune_pose low = random_pose(JOINTS, CURVES, scaled, &seed), high = random_pose(JOINTS, CURVES, false, &seed);
+        for (size_t i = JOINTS; scaled && i < low.stride; i++) /* padding past the joints' chunk lanes */
+            low.sx[i] = 2.0f;
         rune_pose copied, in_place;
         assert_int_equal(rune_pose_init_curves(&copied, JOINTS, CURVES, NULL, NULL), RUNE_OK);
         assert_int_equal(rune_pose_init_curves(&in_place, JOINTS, CURVES, NULL, NULL), RUNE_OK);

@@ -157,7 +157,10 @@ RUNE_API bool rune_graph_travel(rune_graph_instance *inst, uint32_t layer, uint3
  * midpoint, destination after) go to `queue` under `source`. */
 RUNE_API void rune_graph_update(rune_graph_instance *inst, float dt, rune_signal_queue *queue, uint32_t source);
 /** Composes the layers in definition order into `out` (reset first) and
- * remembers each layer's pose for a later interruption. */
+ * remembers each fading layer's pose for a later interruption (a layer
+ * that is not fading cannot be interrupted before the next evaluation, so
+ * a steady override layer is laid onto `out` straight from its play,
+ * without a pose of its own). */
 RUNE_API void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
 
 /** Stages of rune_graph_instance_prefetch. */

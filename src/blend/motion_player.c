@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rune_motion_player {
     rune_allocator alloc;
@@ -28,6 +29,13 @@ struct rune_motion_player {
     const rune_binding **binding;
     size_t bytes;                 /* the player and its arrays */
     float keep;   /* what scales the leaves above RUNE_MOTION_EPSILON so they sum to all of them */
+    /* what the last set_params worked out, kept while the parameters the
+     * motion reads hold still (most characters' do for many frames) */
+    float *seen;      /* those parameters' values */
+    bool expanded;    /* the leaf arrays hold a set_params' result */
+    bool seen_null;   /* ... of set_params(NULL) */
+    float duration;   /* rune_motion_player_cycle_duration */
+    int32_t dominant; /* rune_motion_player_dominant_leaf */
     /* progress = cycles + phase, phase in [0, 1): the phase is reduced
      * every advance, so hours of play do not drift, and a huge step
      * saturates the count instead of losing the phase */
@@ -37,7 +45,7 @@ struct rune_motion_player {
 
 /* Lays the per-leaf arrays out after the player, those a frame reads
  * first; with base NULL it only measures. Returns the bytes in all. */
-static size_t carve(rune_motion_player *base, size_t leaves, size_t samples)
+static size_t carve(rune_motion_player *base, size_t leaves, size_t samples, size_t params)
 {
     struct { void *field; size_t count, size; } parts[] = {
         {base ? &base->weight : NULL, leaves, sizeof(float)},
@@ -50,6 +58,7 @@ static size_t carve(rune_motion_player *base, size_t leaves, size_t samples)
         {base ? &base->cache : NULL, 2 * leaves, sizeof(rune_sample_cache *)},
         {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track)},
         {base ? &base->binding : NULL, leaves, sizeof(const rune_binding *)},
+        {base ? &base->seen : NULL, params, sizeof(float)},
     };
     enum { ALIGN = _Alignof(max_align_t) };
     size_t at = (sizeof(rune_motion_player) + ALIGN - 1) / ALIGN * ALIGN;
@@ -96,13 +105,13 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     size_t L = m->leaf_count;
-    if (L > SIZE_MAX / 1024 || m->sample_count > SIZE_MAX / 1024)
+    if (L > SIZE_MAX / 1024 || m->sample_count > SIZE_MAX / 1024 || m->param_count > SIZE_MAX / 1024)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
-    size_t bytes = carve(NULL, L, m->sample_count);
+    size_t bytes = carve(NULL, L, m->sample_count, m->param_count);
     rune_motion_player *p = rune__calloc(alloc, 1, bytes);
     if (!p)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion player");
-    carve(p, L, m->sample_count);
+    carve(p, L, m->sample_count, m->param_count);
     p->bytes = bytes;
     p->alloc = *alloc;
     p->m = m;
@@ -124,6 +133,8 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
             p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k]};
         }
     }
+    p->expanded = false; /* the cycle duration again, with the clips' lengths */
+    rune_motion_player_set_params(p, NULL);
     *out = p;
     return RUNE_OK;
 }
@@ -149,8 +160,29 @@ void rune_motion_player_reset(rune_motion_player *p)
 
 const rune_motion *rune_motion_player_motion(const rune_motion_player *p) { return p->m; }
 
+/* Whether `params` are what the leaf arrays were last worked out from. */
+static bool params_seen(const rune_motion_player *p, const float *params)
+{
+    if (!p->expanded || p->seen_null != !params)
+        return false;
+    /* bits, not values: a NaN parameter is as seen as any other */
+    for (size_t i = 0; params && i < p->m->param_count; i++) {
+        uint32_t a, b;
+        memcpy(&a, &params[i], sizeof a);
+        memcpy(&b, &p->seen[i], sizeof b);
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+static float cycle_duration(const rune_motion_player *p);
+static int32_t dominant_leaf(const rune_motion_player *p);
+
 void rune_motion_player_set_params(rune_motion_player *p, const float *params)
 {
+    if (params_seen(p, params))
+        return;
     size_t leaf = 0;
     expand(p, params, 0, 1.0f, 1.0f, &leaf);
     /* leaves at or below the epsilon are not sampled; the rest take their
@@ -161,6 +193,12 @@ void rune_motion_player_set_params(rune_motion_player *p, const float *params)
         kept += p->weight[i] > RUNE_MOTION_EPSILON ? p->weight[i] : 0.0f;
     }
     p->keep = kept > 0.0 ? (float)(all / kept) : 0.0f;
+    p->duration = cycle_duration(p);
+    p->dominant = dominant_leaf(p);
+    if (params)
+        memcpy(p->seen, params, p->m->param_count * sizeof *params);
+    p->seen_null = !params;
+    p->expanded = true;
 }
 
 float rune_motion_player_leaf_share(const rune_motion_player *p, size_t i)
@@ -173,7 +211,7 @@ static bool leaf_active(const rune_motion_player *p, size_t i)
     return p->weight[i] > RUNE_MOTION_EPSILON && fabsf(p->speed[i]) > RUNE_MOTION_EPSILON && p->length[i] > 0.0f;
 }
 
-float rune_motion_player_cycle_duration(const rune_motion_player *p)
+static float cycle_duration(const rune_motion_player *p)
 {
     double sum_w = 0.0, sum = 0.0;
     for (size_t i = 0; i < p->leaves; i++) {
@@ -184,6 +222,8 @@ float rune_motion_player_cycle_duration(const rune_motion_player *p)
     }
     return sum_w > 0.0 ? (float)(sum / sum_w) : 0.0f;
 }
+
+float rune_motion_player_cycle_duration(const rune_motion_player *p) { return p->duration; }
 
 double rune_motion_player_progress(const rune_motion_player *p) { return (double)p->cycles + p->phase; }
 
@@ -227,7 +267,7 @@ float rune_motion_player_leaf_time(const rune_motion_player *p, size_t i)
     return (float)fmin(fmax(t, 0.0), (double)p->length[i]);
 }
 
-int32_t rune_motion_player_dominant_leaf(const rune_motion_player *p)
+static int32_t dominant_leaf(const rune_motion_player *p)
 {
     int32_t best = -1;
     for (size_t i = 0; i < p->leaves; i++)
@@ -235,6 +275,8 @@ int32_t rune_motion_player_dominant_leaf(const rune_motion_player *p)
             best = (int32_t)i;
     return best;
 }
+
+int32_t rune_motion_player_dominant_leaf(const rune_motion_player *p) { return p->dominant; }
 
 void rune_motion_player_advance(rune_motion_player *p, float dt, float speed, rune_signal_queue *q, uint32_t source)
 {

@@ -286,6 +286,45 @@ static void test_cycle_duration_and_phase(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* Issue 28: a player keeps what set_params worked out while the
+ * parameters hold still; any change (values, not the array's address;
+ * NaN to NaN is no change, NULL is its own input) works it out again.
+ * Clips a (1 s) at 0 and b (1.5 s) at 1 on one axis: at .5 the cycle is
+ * (.5 x 1 + .5 x 1.5) = 1.25 s and the dominant leaf a (a tie: the
+ * first); at 0 or at a NaN (read as 0) it is a's 1 s, at 1 b's 1.5 s. */
+static void test_params_held_and_changed(void **state)
+{
+    (void)state;
+    bench b;
+    make_bench(&b, NULL);
+    const rune_binding *binds[2] = {b.bind[0], b.bind[1]};
+    rune_motion *m = two_clip_motion(1.0f);
+    rune_motion_player *p;
+    assert_int_equal(rune_motion_player_create(m, binds, NULL, &p, NULL), RUNE_OK);
+    near(rune_motion_player_cycle_duration(p), 1.0f, 1e-6f); /* created as set_params(NULL): x = 0 */
+    float x[1] = {0.5f};
+    const float steps[] = {0.5f, 0.5f, 1.0f, 1.0f, NAN, NAN, 0.5f};
+    const float want[] = {1.25f, 1.25f, 1.5f, 1.5f, 1.0f, 1.0f, 1.25f};
+    const int32_t dominant[] = {0, 0, 1, 1, 0, 0, 0};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        x[0] = steps[i]; /* the same array changed in place */
+        rune_motion_player_set_params(p, x);
+        near(rune_motion_player_cycle_duration(p), want[i], 1e-6f);
+        assert_int_equal(rune_motion_player_dominant_leaf(p), dominant[i]);
+        near(rune_motion_player_leaf_weight(p, 1), isnan(steps[i]) ? 0.0f : steps[i], 1e-6f);
+    }
+    rune_motion_player_set_params(p, (float[]){1.0f}); /* another array, new values */
+    near(rune_motion_player_cycle_duration(p), 1.5f, 1e-6f);
+    rune_motion_player_set_params(p, NULL);
+    near(rune_motion_player_cycle_duration(p), 1.0f, 1e-6f);
+    rune_motion_player_set_params(p, (float[]){1.0f});
+    rune_motion_player_reset(p); /* a reset is set_params(NULL) */
+    near(rune_motion_player_cycle_duration(p), 1.0f, 1e-6f);
+    rune_motion_player_destroy(p);
+    rune_motion_destroy(m);
+    free_bench(&b);
+}
+
 /* Issue 28: a leaf at or below RUNE_MOTION_EPSILON is not sampled, but the
  * kept leaves carry its weight. 1D over clips a (x 0 -> 1 in 1 s) at 0 and
  * b (x 0 -> 3 in 1.5 s) at 1, param .99995: weights .00005 and .99995;
@@ -392,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_motion_no_phase_drift),
         cmocka_unit_test(test_nested_speeds),
         cmocka_unit_test(test_cycle_duration_and_phase),
+        cmocka_unit_test(test_params_held_and_changed),
         cmocka_unit_test(test_motion_validation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

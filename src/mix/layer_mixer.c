@@ -103,8 +103,10 @@ void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_w
 {
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
     mix_kernels k = rune__mix_kernels(RUNE_SIMD_AUTO);
-    k.layer_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
-    for (size_t i = 0; i < pose->stride; i++) {
+    /* most lanes are covered (a base layer's): the others, if any, and
+     * the padding are set to identity */
+    size_t uncovered = k.layer_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
+    for (size_t i = uncovered ? 0 : pose->count; i < pose->stride; i++) {
         if (pose->coverage[i] > 0.0f)
             continue;
         pose->tx[i] = pose->ty[i] = pose->tz[i] = 0.0f;

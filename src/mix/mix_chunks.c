@@ -10,7 +10,8 @@
     (mix_kernels)                                                                                                     \
     {                                                                                                                 \
         rune__mix_accumulate_##isa, rune__mix_accumulate2_##isa, rune__mix_mean_##isa, rune__mix_overlay_##isa,       \
-            rune__mix_add_##isa, rune__mix_layer_weights_##isa, rune__mix_straight_factors_##isa                      \
+            rune__mix_add_##isa, rune__mix_layer_weights_##isa, rune__mix_straight_factors_##isa,                     \
+            rune__mix_sole_##isa                                                                                      \
     }
 
 mix_kernels rune__mix_kernels(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), MIX_KERNELS) }

@@ -14,8 +14,9 @@ typedef struct mix_kernels {
     void (*mean)(const mix_view *, const mix_view *, size_t);
     size_t (*overlay)(const mix_view *, const float *, const float *, const mix_view *, float *, size_t);
     size_t (*add)(const mix_view *, const mix_view *, const mix_view *, const float *, float *, size_t);
-    void (*layer_weights)(float, const float *, const float *, size_t, size_t, float *);
+    size_t (*layer_weights)(float, const float *, const float *, size_t, size_t, float *);
     void (*straight_factors)(const float *, const float *, float *, size_t);
+    bool (*sole)(const mix_view *, float, size_t);
 } mix_kernels;
 
 /* The kernels of `level` (see rune_simd_resolve). */

@@ -157,6 +157,35 @@ void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)
     }
 }
 
+bool KERNEL(rune__mix_sole)(const mix_view *o, float weight, size_t n)
+{
+    float *x = o->x, *y = o->y, *z = o->z, *qx = o->qx, *qy = o->qy, *qz = o->qz, *qw = o->qw, *c = o->c;
+    float partial = 0.0f;
+#pragma omp simd reduction(+ : partial)
+    for (size_t i = 0; i < n; i++) {
+        float share = lane_share(weight, c[i]);
+        partial += share > 0.0f ? (share < 1.0f ? 1.0f : 0.0f) : 0.0f;
+    }
+    if (partial != 0.0f)
+        return false;
+    /* x share / share is x where the share is 1; the mean's rotation is
+     * the normalized one */
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        bool keep = lane_share(weight, c[i]) >= 1.0f;
+        rune_quat r = lane_q_normalize(rune_q(qx[i], qy[i], qz[i], qw[i]));
+        x[i] = keep ? x[i] : 0.0f;
+        y[i] = keep ? y[i] : 0.0f;
+        z[i] = keep ? z[i] : 0.0f;
+        qx[i] = keep ? r.x : 0.0f;
+        qy[i] = keep ? r.y : 0.0f;
+        qz[i] = keep ? r.z : 0.0f;
+        qw[i] = keep ? r.w : 1.0f;
+        c[i] = keep ? 1.0f : 0.0f;
+    }
+    return true;
+}
+
 /* Scale of the overlay: out's scale toward src's by f (an unscaled view's
  * scale channels read as 1). */
 static void overlay_scale(const mix_view *src, const float *restrict f, const mix_view *out, size_t n)
@@ -338,23 +367,28 @@ size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const m
     return (size_t)wide_count;
 }
 
-void KERNEL(rune__mix_layer_weights)(float lw, const float *mask, const float *cov, size_t n, size_t lanes, float *w)
+size_t KERNEL(rune__mix_layer_weights)(float lw, const float *mask, const float *cov, size_t n, size_t lanes,
+                                      float *w)
 {
+    float zero = 0.0f;
     if (mask) {
-#pragma omp simd
+#pragma omp simd reduction(+ : zero)
         for (size_t i = 0; i < n; i++) {
             float x = lw * mask[i] * cov[i];
             w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+            zero += x > 0.0f ? 0.0f : 1.0f;
         }
     } else {
-#pragma omp simd
+#pragma omp simd reduction(+ : zero)
         for (size_t i = 0; i < n; i++) {
             float x = lw * cov[i];
             w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+            zero += x > 0.0f ? 0.0f : 1.0f;
         }
     }
     for (size_t i = n; i < lanes; i++)
         w[i] = 0.0f;
+    return (size_t)zero;
 }
 
 /* The guarded division as in rune__mix_mean. */

@@ -74,11 +74,20 @@ KERNEL_DECLARE(void, rune__mix_mean, (const mix_view *acc, const mix_view *mean,
 KERNEL_DECLARE(size_t, rune__mix_overlay, (const mix_view *src, const float *f, const float *g, const mix_view *out,
                                             float *wide, size_t n));
 
+/* A composition's sole contribution, `o` itself (unscaled), composed in
+ * place when every lane's share clamp(weight x coverage) is 0 or 1:
+ * share 1 keeps the transform with its rotation normalized and coverage 1,
+ * share 0 becomes identity with coverage 0 -- what accumulate, mean and
+ * overlay onto identity give such lanes, bit for bit. Returns false, and
+ * writes nothing, when some lane's share is in between. */
+KERNEL_DECLARE(bool, rune__mix_sole, (const mix_view *o, float weight, size_t n));
+
 /* A graph layer's lane weights: w[i] = clamp(lw x mask[i] x cov[i], 0, 1)
  * (mask NULL: 1) for lanes [0, n), 0 for the padding up to `lanes`. w may
- * be cov (each lane reads only its own). */
-KERNEL_DECLARE(void, rune__mix_layer_weights, (float lw, const float *mask, const float *cov, size_t n, size_t lanes,
-                                                float *w));
+ * be cov (each lane reads only its own). Returns how many of lanes
+ * [0, n) weigh 0. */
+KERNEL_DECLARE(size_t, rune__mix_layer_weights, (float lw, const float *mask, const float *cov, size_t n, size_t lanes,
+                                                  float *w));
 
 /* The factors of a straight override (layer_mixer.c): the coverage
  * becomes c' = c + w (1 - c) and the transform moves by

@@ -147,6 +147,11 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
     size_t covered = 0; /* lanes the chunks wrote */
     if (!in_place)
         unscale(out, 0);
+    /* a frame's one contribution, in place (a character playing one
+     * graph): chunks whose lanes are all taken whole or not at all skip
+     * the sums (rune__mix_sole) */
+    bool sole = count == 1 && in_place && !out->scaled;
+    float sole_weight = sole && isfinite(cs[0].weight) ? cs[0].weight : 0.0f;
     /* joint chunks outermost: a chunk's sums and samples stay in L1 from
      * the first contribution to the result */
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
@@ -156,6 +161,8 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
         mix_view o = rune__pose_view(out, first), acc = rune__mix_sums_view(&sums);
+        if (sole && k.sole(&o, sole_weight, lanes))
+            continue;
         o.scaled = stale_scale;
         bool reset = false;
         for (size_t lo = 0; lo < count;) {

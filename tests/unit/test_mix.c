@@ -737,6 +737,69 @@ static void test_compose_in_place_matches_copy(void **state)
     }
 }
 
+/* Issue 28: a frame's sole contribution composed in place takes the
+ * short way (rune__mix_sole) in chunks whose lanes' shares are all 0 or 1,
+ * and must give the bits of the sums, mean and overlay the copy goes
+ * through: on every level, with a lane of a NaN translation, one of an
+ * unnormalized rotation, one of a NaN coverage; weight 2 on coverage 0.5
+ * is a share of 1 too. The first chunk (joints 0-63) has shares 0 and 1
+ * only; the second holds a joint of coverage 0.5, so at weight 1 it takes
+ * the long way. By hand at weight 1: a joint of coverage 1 keeps its
+ * translation and its rotation normalized, a joint of coverage 0 becomes
+ * the identity. */
+static void test_sole_in_place_matches_copy(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70 };
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nl = test_levels(levels);
+    size_t order[1];
+    uint32_t seed = 77u;
+    rune_pose base = random_pose(JOINTS, 1, false, &seed);
+    for (size_t j = 0; j < JOINTS; j++)
+        base.coverage[j] = j % 3 == 0 ? 0.0f : 1.0f;
+    base.coverage[66] = 0.5f;
+    base.tx[4] = NAN;
+    base.qx[5] *= 3.0f, base.qw[5] *= 3.0f;
+    base.coverage[7] = NAN;
+    rune_pose copied, in_place;
+    assert_int_equal(rune_pose_init_curves(&copied, JOINTS, 1, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init_curves(&in_place, JOINTS, 1, NULL, NULL), RUNE_OK);
+    const float weights[] = {1.0f, 0.5f, 2.0f, 0.0f};
+    for (size_t l = 0; l < nl; l++)
+        for (size_t w = 0; w < sizeof weights / sizeof weights[0]; w++) {
+            for (int half = 0; half < 2; half++) { /* weight 2: coverage 0.5 everywhere covered */
+                rune_pose_copy(&in_place, &base);
+                for (size_t j = 0; half && j < JOINTS; j++)
+                    in_place.coverage[j] = in_place.coverage[j] > 0.0f ? 0.5f : in_place.coverage[j];
+                rune_pose src;
+                assert_int_equal(rune_pose_init_curves(&src, JOINTS, 1, NULL, NULL), RUNE_OK);
+                rune_pose_copy(&src, &in_place);
+                rune_contribution from_copy = {&src, weights[w], RUNE_PRIORITY_IDLE, NULL};
+                rune_contribution from_out = {&in_place, weights[w], RUNE_PRIORITY_IDLE, NULL};
+                rune_mix_compose(&from_copy, 1, levels[l], order, &copied);
+                rune_mix_compose(&from_out, 1, levels[l], order, &in_place);
+                assert_same_pose(&copied, &in_place);
+                rune_pose_release(&src);
+            }
+        }
+    rune_contribution alone = {&in_place, 1.0f, RUNE_PRIORITY_IDLE, NULL};
+    rune_pose_copy(&in_place, &base);
+    rune_mix_compose(&alone, 1, RUNE_SIMD_SCALAR, order, &in_place);
+    assert_true(in_place.tx[1] == base.tx[1] && in_place.ty[2] == base.ty[2]);
+    assert_true(isnan(in_place.tx[4]));
+    near(in_place.qx[5] * in_place.qx[5] + in_place.qy[5] * in_place.qy[5] + in_place.qz[5] * in_place.qz[5] +
+             in_place.qw[5] * in_place.qw[5], 1.0f, 1e-6f);
+    for (size_t j = 0; j < 8; j += 7) { /* coverage 0 and NaN: identity */
+        assert_true(in_place.tx[j] == 0.0f && in_place.qx[j] == 0.0f && in_place.qw[j] == 1.0f);
+        assert_true(in_place.coverage[j] == 0.0f);
+    }
+    near(in_place.coverage[1], 1.0f, 0.0f);
+    rune_pose_release(&base);
+    rune_pose_release(&copied);
+    rune_pose_release(&in_place);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -755,6 +818,7 @@ int main(void)
         cmocka_unit_test(test_layer_onto_reset_matches_mix),
         cmocka_unit_test(test_layer_mean_matches_mean_then_layer),
         cmocka_unit_test(test_compose_in_place_matches_copy),
+        cmocka_unit_test(test_sole_in_place_matches_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,17 @@ static void add_wide(const mix_view *layer, const mix_view *ref, const mix_view 
     }
 }
 
+/* One past the last joint a mask lets a layer weigh on (mask > 0; NULL:
+ * all `count`): joints past it weigh 0 there, so the layer leaves them as
+ * they are and need not be sampled or mixed. An upper-body mask on a rig
+ * listed depth-first ends well before the legs. */
+static size_t mask_end(const float *mask, size_t count)
+{
+    while (mask && count > 0 && !(mask[count - 1] > 0.0f))
+        count--;
+    return count;
+}
+
 /* The override step. A graph's pose is kept straight: its transforms are
  * what the layers show where they cover, and its coverage how much they
  * cover, so that the mixer overlays it by that coverage once. Overlaying a
@@ -46,6 +57,7 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
     size_t count = out->count < layer->count ? out->count : layer->count;
     if (ref && ref->count < count)
         count = ref->count;
+    count = mask_end(mask, count);
     for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
@@ -73,8 +85,9 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
 {
     mix_kernels k = rune__mix_kernels(level);
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
-    for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
-        size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
+    size_t joints = mask_end(mask, out->count);
+    for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums, means;
         mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);

@@ -428,6 +428,28 @@ static void test_layers_levels_match_reference(void **state)
     }
     print_message("layers: scalar differs from the reference rule by %.3g\n", from_ref);
     assert_true(from_ref <= 1e-6f);
+    /* a mask that ends at joint 40 (an upper body on a depth-first rig):
+     * the joints past it are not mixed at all, and stay as they were to
+     * the bit, the rest as the reference rule has them */
+    for (size_t j = 40; j < JOINTS; j++)
+        mask[j] = 0.0f;
+    for (int additive = 0; additive < 2; additive++) {
+        const rune_pose *r = additive ? &ref : NULL;
+        assert_int_equal(rune_pose_init(&expect, JOINTS, NULL, NULL), RUNE_OK);
+        assert_int_equal(rune_pose_init(&out[0], JOINTS, NULL, NULL), RUNE_OK);
+        rune_pose_copy(&expect, &base);
+        reference_layer(&expect, &layer, r, mask, 0.8f);
+        rune_pose_copy(&out[0], &base);
+        rune_mix_layer(&out[0], &layer, r, mask, 0.8f, RUNE_SIMD_AUTO);
+        assert_true(pose_difference(&out[0], &expect) <= 1e-6f);
+        const float *const got[8] = {out[0].tx, out[0].ty, out[0].tz, out[0].qx, out[0].qy, out[0].qz, out[0].qw,
+                                     out[0].coverage};
+        const float *const was[8] = {base.tx, base.ty, base.tz, base.qx, base.qy, base.qz, base.qw, base.coverage};
+        for (int k = 0; k < 8; k++)
+            assert_memory_equal(got[k] + 40, was[k] + 40, (JOINTS - 40) * sizeof(float));
+        rune_pose_release(&out[0]);
+        rune_pose_release(&expect);
+    }
     for (int k = 0; k < 3; k++)
         rune_pose_release(all[k]);
 }

@@ -72,9 +72,12 @@ rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t n, siz
     rune_status st = validate(nodes, n, params, clips, err);
     if (st)
         return st;
-    size_t samples = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t samples = 0, bands = 0;
+    for (size_t i = 0; i < n; i++) {
         samples += nodes[i].sample_count;
+        if (nodes[i].kind == RUNE_MOTION_BLEND2D)
+            bands += nodes[i].sample_count * nodes[i].sample_count;
+    }
     rune_motion *m = rune__calloc(alloc, 1, sizeof *m);
     if (!m)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion");
@@ -89,11 +92,15 @@ rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t n, siz
     m->threshold = rune__calloc(alloc, samples, sizeof *m->threshold);
     m->position = rune__calloc(alloc, samples, sizeof *m->position);
     m->speed = rune__calloc(alloc, samples, sizeof *m->speed);
-    if (!m->nodes || !m->child || !m->clip || !m->threshold || !m->position || !m->speed) {
+    m->polar = rune__calloc(alloc, samples, sizeof *m->polar);
+    m->band_count = bands;
+    m->bands = bands ? rune__calloc(alloc, bands, sizeof *m->bands) : NULL;
+    if (!m->nodes || !m->child || !m->clip || !m->threshold || !m->position || !m->speed || !m->polar ||
+        (bands && !m->bands)) {
         rune_motion_destroy(m);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a motion");
     }
-    size_t at = 0;
+    size_t at = 0, band_at = 0;
     for (size_t i = 0; i < n; i++) {
         motion_node *mn = &m->nodes[i];
         mn->kind = nodes[i].kind;
@@ -109,6 +116,12 @@ rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t n, siz
             m->threshold[at] = s->threshold;
             m->position[at] = s->position;
             m->speed[at] = s->speed;
+        }
+        if (mn->kind == RUNE_MOTION_BLEND2D) {
+            mn->first_band = (uint32_t)band_at;
+            rune__blend2d_prepare(&m->position[mn->first_sample], mn->sample_count, mn->mode,
+                                  &m->polar[mn->first_sample], &m->bands[band_at]);
+            band_at += (size_t)mn->sample_count * mn->sample_count;
         }
     }
     *out = m;
@@ -126,6 +139,8 @@ void rune_motion_destroy(rune_motion *m)
     rune__free(&a, m->threshold, m->sample_count, sizeof *m->threshold);
     rune__free(&a, m->position, m->sample_count, sizeof *m->position);
     rune__free(&a, m->speed, m->sample_count, sizeof *m->speed);
+    rune__free(&a, m->polar, m->sample_count, sizeof *m->polar);
+    rune__free(&a, m->bands, m->band_count, sizeof *m->bands);
     rune__free(&a, m, 1, sizeof *m);
 }
 

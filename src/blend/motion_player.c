@@ -81,7 +81,8 @@ static void expand(rune_motion_player *p, const float *params, uint32_t node, fl
                              local);
     } else if (n->kind == RUNE_MOTION_BLEND2D) {
         rune_vec2 at = {params ? params[n->param_x] : 0.0f, params ? params[n->param_y] : 0.0f};
-        rune_blend2d_weights(&m->position[n->first_sample], n->sample_count, at, n->mode, local);
+        rune__blend2d_weights_prepared(&m->position[n->first_sample], n->sample_count, at, n->mode,
+                                       &m->polar[n->first_sample], &m->bands[n->first_band], local);
     } else {
         local[0] = 1.0f;
     }

@@ -9,6 +9,7 @@
 
 #include "rune/blend.h"
 #include "counting_alloc.h"
+#include "test_random.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 
@@ -286,6 +287,56 @@ static void test_cycle_duration_and_phase(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* Issue 28: a 2D node's polar forms and pair bands are worked out once
+ * per motion; a player's weights from them must be rune_blend2d_weights'
+ * bits at any input: both modes, an idle, a pair within 1 degree of
+ * opposite, two samples at one position, inputs on samples, far outside,
+ * at the origin and not finite. A player's leaf weight is 1 x the node's. */
+static void test_prepared_bands_match_weights(void **state)
+{
+    (void)state;
+    bench b;
+    make_bench(&b, NULL);
+    const rune_binding *binds[3] = {b.bind[0], b.bind[1], b.bind[2]};
+    rune_motion_sample_desc smp[] = {{-1, 0, 0, {0, 0}, 1},        {-1, 1, 0, {0, 1}, 1},     {-1, 2, 0, {1, 0}, 1},
+                                     {-1, 0, 0, {-1, 0.01f}, 1},   {-1, 1, 0, {0, -2}, 1},    {-1, 2, 0, {0.5f, 0.5f}, 1},
+                                     {-1, 0, 0, {0.5f, 0.5f}, 1},  {-1, 1, 0, {-0.7f, -0.6f}, 1}};
+    enum { N = sizeof smp / sizeof smp[0] };
+    rune_vec2 pos[N];
+    for (size_t k = 0; k < N; k++)
+        pos[k] = smp[k].position;
+    uint32_t seed = 5u;
+    for (int mode = 0; mode < 2; mode++) {
+        rune_motion_node_desc node = {RUNE_MOTION_BLEND2D, 0, 1, (rune_blend2d_mode)mode, smp, N};
+        rune_motion *m;
+        rune_motion_player *p;
+        assert_int_equal(rune_motion_create(&node, 1, 2, 3, NULL, &m, NULL), RUNE_OK);
+        assert_int_equal(rune_motion_player_create(m, binds, NULL, &p, NULL), RUNE_OK);
+        for (int i = 0; i < 400; i++) {
+            rune_vec2 at = {1.5f * test_random(&seed), 1.5f * test_random(&seed)};
+            if (i < N)
+                at = pos[i];
+            else if (i == N)
+                at = (rune_vec2){0.0f, 0.0f};
+            else if (i == N + 1)
+                at = (rune_vec2){NAN, 1.0f};
+            else if (i == N + 2)
+                at = (rune_vec2){40.0f, -3.0f};
+            float want[N];
+            rune_blend2d_weights(pos, N, at, (rune_blend2d_mode)mode, want);
+            rune_motion_player_set_params(p, (float[]){at.x, at.y});
+            for (size_t k = 0; k < N; k++) {
+                float got = rune_motion_player_leaf_weight(p, k);
+                if (memcmp(&got, &want[k], sizeof got) != 0)
+                    fail_msg("mode %d input (%g, %g) leaf %zu: %.9g, not %.9g", mode, at.x, at.y, k, got, want[k]);
+            }
+        }
+        rune_motion_player_destroy(p);
+        rune_motion_destroy(m);
+    }
+    free_bench(&b);
+}
+
 /* Issue 28: a player keeps what set_params worked out while the
  * parameters hold still; any change (values, not the array's address;
  * NaN to NaN is no change, NULL is its own input) works it out again.
@@ -432,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_nested_speeds),
         cmocka_unit_test(test_cycle_duration_and_phase),
         cmocka_unit_test(test_params_held_and_changed),
+        cmocka_unit_test(test_prepared_bands_match_weights),
         cmocka_unit_test(test_motion_validation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

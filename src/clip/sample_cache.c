@@ -21,9 +21,10 @@ typedef struct sample_kernels {
     void (*sample)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float, const sample_dest *,
                    size_t);
     size_t (*advance)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
+    void (*shift)(uint32_t *, size_t, uint32_t, uint32_t);
 } sample_kernels;
 
-#define KERNELS(isa) (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa}
+#define KERNELS(isa) (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa, rune__sample_shift_##isa}
 
 static sample_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
@@ -215,8 +216,7 @@ static void refill_row(rune_sample_cache *c, float t)
     }
     int64_t rows = ((int64_t)k1 - (int64_t)k) / (int64_t)stride;
     uint32_t delta = (uint32_t)(rows * (int64_t)stride); /* modular: a step back wraps and adds back */
-    for (size_t i = 0; i < c->padded; i++)
-        c->key[i] = c->key[i] != null_key ? c->key[i] + delta : null_key;
+    c->kernels.shift(c->key, c->padded, delta, null_key);
     c->lo = lo;
     c->hi = hi;
 }

@@ -201,3 +201,10 @@ size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t strid
     *hi_out = hi;
     return nbad;
 }
+
+void KERNEL(rune__sample_shift)(uint32_t *key, size_t n, uint32_t delta, uint32_t null_key)
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++)
+        key[i] = key[i] != null_key ? key[i] + delta : null_key;
+}

@@ -27,4 +27,8 @@ KERNEL_DECLARE(size_t, rune__sample_advance,
                (const clip_segment *segments, uint32_t stride, uint32_t *key, size_t n, float t, float *lo, float *hi,
                 uint8_t *bad));
 
+/* Moves every lane's key by `delta` (modular), except lanes on the null
+ * key: a time-major clip's lanes all step by the same number of rows. */
+KERNEL_DECLARE(void, rune__sample_shift, (uint32_t *key, size_t n, uint32_t delta, uint32_t null_key));
+
 #endif

@@ -20,29 +20,6 @@ const float rune__mix_ones[RUNE_SAMPLE_CHUNK] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-mix_view rune__pose_view(const rune_pose *p, size_t first)
-{
-    return (mix_view){p->tx + first, p->ty + first, p->tz + first, p->qx + first, p->qy + first,
-                      p->qz + first, p->qw + first, p->sx + first, p->sy + first, p->sz + first,
-                      p->coverage + first, p->scaled};
-}
-
-mix_view rune__lanes_view(mix_lanes *l, bool scaled)
-{
-    mix_view v = {l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, scaled};
-    if (!scaled) /* never written: read as 1 */
-        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
-    return v;
-}
-
-mix_view rune__chunk_view(rune_sample_chunk *c)
-{
-    mix_view v = {c->x, c->y, c->z, c->qx, c->qy, c->qz, c->qw, c->sx, c->sy, c->sz, c->coverage, c->scaled};
-    if (!c->scaled) /* the sampler leaves unscaled lanes' scale unwritten */
-        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
-    return v;
-}
-
 void rune__mix_identity(const mix_view *v, size_t from, size_t to)
 {
     if (to <= from)

@@ -22,12 +22,32 @@ typedef struct mix_kernels {
 /* The kernels of `level` (see rune_simd_resolve). */
 mix_kernels rune__mix_kernels(rune_simd_level level);
 
-/* The lanes of `pose` from joint `first` on (in place: no copy). */
-mix_view rune__pose_view(const rune_pose *pose, size_t first);
+/* The lanes of `pose` from joint `first` on (in place: no copy). Inline:
+ * the mixers build several views a chunk and contribution. */
+static inline mix_view rune__pose_view(const rune_pose *p, size_t first)
+{
+    return (mix_view){p->tx + first, p->ty + first, p->tz + first, p->qx + first, p->qy + first,
+                      p->qz + first, p->qw + first, p->sx + first, p->sy + first, p->sz + first,
+                      p->coverage + first, p->scaled};
+}
+
 /* The lanes of stack storage, or of a sampled chunk (unscaled: their
  * scale channels read as rune__mix_ones). */
-mix_view rune__lanes_view(mix_lanes *lanes, bool scaled);
-mix_view rune__chunk_view(rune_sample_chunk *chunk);
+static inline mix_view rune__lanes_view(mix_lanes *l, bool scaled)
+{
+    mix_view v = {l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, scaled};
+    if (!scaled) /* never written: read as 1 */
+        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
+    return v;
+}
+
+static inline mix_view rune__chunk_view(rune_sample_chunk *c)
+{
+    mix_view v = {c->x, c->y, c->z, c->qx, c->qy, c->qz, c->qw, c->sx, c->sy, c->sz, c->coverage, c->scaled};
+    if (!c->scaled) /* the sampler leaves unscaled lanes' scale unwritten */
+        v.sx = v.sy = v.sz = (float *)rune__mix_ones;
+    return v;
+}
 /* Lanes [from, to) of a view set to identity, coverage 0, and scale 1 when
  * the view is scaled (an unscaled view's scale is 1 already). */
 void rune__mix_identity(const mix_view *v, size_t from, size_t to);

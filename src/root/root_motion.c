@@ -9,7 +9,10 @@
 
 static double wrap_angle(double a)
 {
-    a = fmod(a + PI_D, 2.0 * PI_D);
+    a += PI_D;
+    if (a >= 0.0 && a < 2.0 * PI_D) /* what fmod would return: most frames' turns */
+        return a - PI_D;
+    a = fmod(a, 2.0 * PI_D);
     if (a < 0.0)
         a += 2.0 * PI_D;
     return a - PI_D;
@@ -53,7 +56,7 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
     uint64_t serial = rune_clip_serial(clip);
     for (size_t i = 0; i < RUNE_ROOT_MEMO_SAMPLES; i++) {
         const struct rune_root_memo_sample *e = &memo->sample[i];
-        if (e->serial == serial && e->track == track && e->time == t && same_v3(e->up, up))
+        if (e->time == t && e->serial == serial && e->track == track && same_v3(e->up, up)) /* time differs most */
             return (root_sample){e->t, e->yaw};
     }
     root_sample r = sample_track(clip, track, up, t);

@@ -228,6 +228,15 @@ typedef struct rune_key_sample {
  * mask weight lerp by the eased value and rotation slerps. */
 RUNE_API void rune_clip_sample_track(const rune_clip *clip, size_t track, float t, rune_key_sample *out);
 
+/** A track's translation and rotation at time t as the batch sampler
+ * (rune_sample_cache) computes them: on linear keys the segment's lerp and
+ * the trigonometry-free slerp series (within 7e-9 of the exact slerp of
+ * rune_clip_sample_track), on eased keys and packed clips that function's
+ * result. Root motion reads the root track through it, so the travel it
+ * reports is that of the sampled root. */
+RUNE_API void rune_clip_sample_transform(const rune_clip *clip, size_t track, float t, rune_vec3 *translation,
+                                         rune_quat *rotation);
+
 /** Instruction sets of the vectorized kernels (sampling, mixing, matrices).
  * Every level computes the same formulas in the same order; the FMA levels
  * fuse multiplies and adds (one rounding instead of two), so their results

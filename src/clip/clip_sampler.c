@@ -2,6 +2,7 @@
  * curve, interpolate, and derive coverage. */
 #include "clip_internal.h"
 #include "clip_packed.h"
+#include "segment_rotation.h"
 
 static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
 {
@@ -68,4 +69,27 @@ void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_
         out->s = c->key_s ? rune_v3_lerp(c->key_s[a], c->key_s[b], e) : rune_v3(1.0f, 1.0f, 1.0f);
     }
     out->coverage = rune_clamp01(out->weight * (1.0f - out->mask_weight));
+}
+
+void rune_clip_sample_transform(const rune_clip *c, size_t track, float t, rune_vec3 *translation, rune_quat *rotation)
+{
+    const clip_track *tr = c->packed || c->tracks[track].key_count == 0 ? NULL : &c->tracks[track];
+    size_t first = tr ? tr->first_key : 0, end = tr ? first + tr->key_count : 0;
+    size_t b = tr ? first_at_or_after(c->key_time, first, end, t) : 0;
+    /* the segment holding t: the key at or before it (the first key's
+     * before it, the last key's after it; both hold their key) */
+    size_t k = b < end && c->key_time[b] == t ? b : (b == first ? first : b - 1);
+    uint32_t seg = tr ? clip_first_seg(c, track) + (uint32_t)(k - first) * c->seg_stride : 0;
+    if (!tr || !c->key_fast[seg]) { /* packed, eased or keyless */
+        rune_key_sample s;
+        rune_clip_sample_track(c, track, t, &s);
+        *translation = s.t;
+        *rotation = s.r;
+        return;
+    }
+    const clip_segment *g = &c->segments[seg];
+    float u = (t - g->time) / (g->end - g->time); /* as the kernel does */
+    u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;
+    *translation = rune_v3(g->x + g->dx * u, g->y + g->dy * u, g->z + g->dz * u);
+    *rotation = rune__segment_rotation(u, g->q, g->v);
 }

@@ -2,13 +2,10 @@
  * clip into structure-of-arrays form (SIMD loads and register transposes,
  * as ozz-animation decompresses its keys, in the SSE2 and AVX2 builds; a
  * plain copy in the scalar one), then evaluate all lanes in one branch-free
- * loop that every build shares, so all builds give the same bits.
- *
- * The slerp needs no trigonometry at run time: with phi = u theta,
- * cos(phi) and sinc(phi) = sin(phi) / phi are even polynomials in phi^2
- * (Taylor series through phi^12; error below 7e-9 up to phi = pi/2, the
- * widest arc of sign-aligned keys) and phi^2 = u^2 (v . v). */
+ * loop that every build shares, so all builds give the same bits. The
+ * slerp needs no trigonometry at run time (segment_rotation.h). */
 #include "sample_kernel.h"
+#include "segment_rotation.h"
 
 #include <math.h>
 #if defined(KERNEL_GATHER_AVX2)
@@ -153,17 +150,9 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
         mask[i] = m;
         float c = w * (1.0f - m);
         coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
-        /* phi^2, then cos(phi) and sinc(phi) by Horner in phi^2 */
-        float p2 = u * u * (g.vx[i] * g.vx[i] + g.vy[i] * g.vy[i] + g.vz[i] * g.vz[i] + g.vw[i] * g.vw[i]);
-        float cs = 1.0f + p2 * (-1.0f / 2.0f + p2 * (1.0f / 24.0f + p2 * (-1.0f / 720.0f +
-                   p2 * (1.0f / 40320.0f + p2 * (-1.0f / 3628800.0f + p2 * (1.0f / 479001600.0f))))));
-        float sc = 1.0f + p2 * (-1.0f / 6.0f + p2 * (1.0f / 120.0f + p2 * (-1.0f / 5040.0f +
-                   p2 * (1.0f / 362880.0f + p2 * (-1.0f / 39916800.0f + p2 * (1.0f / 6227020800.0f))))));
-        float su = sc * u;
-        qx[i] = cs * g.qx[i] + su * g.vx[i];
-        qy[i] = cs * g.qy[i] + su * g.vy[i];
-        qz[i] = cs * g.qz[i] + su * g.vz[i];
-        qw[i] = cs * g.qw[i] + su * g.vw[i];
+        rune_quat r = rune__segment_rotation(u, rune_q(g.qx[i], g.qy[i], g.qz[i], g.qw[i]),
+                                             rune_q(g.vx[i], g.vy[i], g.vz[i], g.vw[i]));
+        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
     }
 }
 

@@ -41,10 +41,10 @@ void rune_root_memo_reset(rune_root_memo *memo) { memset(memo, 0, sizeof *memo);
 
 static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 up, float t)
 {
-    rune_key_sample s;
-    rune_clip_sample_track(clip, (size_t)track, t, &s);
-    root_sample r = {s.t, twist_angle(s.r, up)};
-    return r;
+    rune_vec3 at;
+    rune_quat r;
+    rune_clip_sample_transform(clip, (size_t)track, t, &at, &r);
+    return (root_sample){at, twist_angle(r, up)};
 }
 
 /* The root sample at clip time t, from the memo when it holds it. */

@@ -299,7 +299,9 @@ static void test_compile_allocation_failures(void **state)
 /* A clip of 37 tracks (not a multiple of the lane count) with 30 Hz keys
  * over 2 s, pseudo-random rotations (some more than 90 degrees apart), some
  * eased keys, weights and masks. */
-/* 37 tracks of 61 random keys at 30 Hz; with RANDOM_SCALED, every third
+/* (test_sample_cache_matches_sampler also holds rune_clip_sample_transform
+ * to the scalar batch sampler's bits, lane by lane.)
+ * 37 tracks of 61 random keys at 30 Hz; with RANDOM_SCALED, every third
  * track also has random scale keys; with RANDOM_STAGGERED, track J0 has one
  * more key (at 1/60 s), so the tracks' keys are not at the same times and
  * the batch sampler's segments are stored track by track, not time-major
@@ -384,6 +386,16 @@ static void test_sample_cache_matches_sampler(void **state)
                     d[12] = sign * q.w - e.r.w;
                     for (int i = 0; i < 13; i++)
                         worst = fmaxf(worst, fabsf(d[i]));
+                    /* one track alone (root motion's sampler): the scalar
+                     * level's bits, eased keys included */
+                    rune_vec3 at;
+                    rune_quat r;
+                    rune_clip_sample_transform(clip, k, t, &at, &r);
+                    if (levels[l] == RUNE_SIMD_SCALAR) {
+                        float one[7] = {at.x, at.y, at.z, r.x, r.y, r.z, r.w};
+                        float batch[7] = {s.x[k], s.y[k], s.z[k], s.qx[k], s.qy[k], s.qz[k], s.qw[k]};
+                        assert_memory_equal(one, batch, sizeof one);
+                    }
                 }
             }
             print_message("sample cache %s (got %s): max difference %.3g\n", rune_simd_name(levels[l]),

@@ -100,7 +100,9 @@ RUNE_API void rune_motion_player_reset(rune_motion_player *player);
 RUNE_API const rune_motion *rune_motion_player_motion(const rune_motion_player *player);
 
 /** Recomputes every leaf's influence and speed from the parameters
- * (`params` holds rune_motion_param_count values). */
+ * (`params` holds rune_motion_param_count values; NULL reads as all 0).
+ * Parameters with the same bits as the last call's (values, not the
+ * array's address) leave the results as they are, without the work. */
 RUNE_API void rune_motion_player_set_params(rune_motion_player *player, const float *params);
 /** Weighted mean over active leaves of clip length / |leaf speed|;
  * 0 when no leaf is active. */

@@ -175,10 +175,8 @@ static void select_position(const rune_vec2 *pos, size_t n, rune_vec2 at, float 
  * more); the rest are converted per band, to the same values. */
 #define POLAR_CACHE 32
 
-/* The weights, from a blend space's polar forms and bands worked out
- * beforehand (rune__blend2d_prepare), or (NULL) as it goes. */
-static void weights_2d(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode, const rune__polar *polar,
-                       const rune__band *bands, float *w)
+void rune__blend2d_weights_prepared(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode,
+                                    const rune__polar *polar, const rune__band *bands, float *w)
 {
     if (n == 0)
         return;
@@ -226,7 +224,7 @@ static void weights_2d(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d
 
 void rune_blend2d_weights(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode, float *w)
 {
-    weights_2d(pos, n, p, mode, NULL, NULL, w);
+    rune__blend2d_weights_prepared(pos, n, p, mode, NULL, NULL, w);
 }
 
 void rune__blend2d_prepare(const rune_vec2 *pos, size_t n, rune_blend2d_mode mode, rune__polar *polar,
@@ -238,10 +236,4 @@ void rune__blend2d_prepare(const rune_vec2 *pos, size_t n, rune_blend2d_mode mod
         for (size_t j = 0; j < n; j++)
             bands[i * n + j] = j == i ? (rune__band){0.0f, 0.0f, 0.0f, 0.0f, BAND_NONE, false}
                                       : pair_band(pos[i], pos[j], polar[i], polar[j], mode);
-}
-
-void rune__blend2d_weights_prepared(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode,
-                                    const rune__polar *polar, const rune__band *bands, float *w)
-{
-    weights_2d(pos, n, p, mode, polar, bands, w);
 }

@@ -23,8 +23,9 @@ typedef struct rune__band {
 /* polar[n] and bands[n * n] of a blend space's sample positions. */
 void rune__blend2d_prepare(const rune_vec2 *pos, size_t n, rune_blend2d_mode mode, rune__polar *polar,
                            rune__band *bands);
-/* rune_blend2d_weights from what rune__blend2d_prepare worked out: the
- * same weights, bit for bit. */
+/* rune_blend2d_weights from what rune__blend2d_prepare worked out (the
+ * same weights, bit for bit), or, with polar and bands NULL, working them
+ * out as it goes (rune_blend2d_weights itself). */
 void rune__blend2d_weights_prepared(const rune_vec2 *pos, size_t n, rune_vec2 p, rune_blend2d_mode mode,
                                     const rune__polar *polar, const rune__band *bands, float *w);
 

@@ -56,7 +56,7 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
     uint64_t serial = rune_clip_serial(clip);
     for (size_t i = 0; i < RUNE_ROOT_MEMO_SAMPLES; i++) {
         const struct rune_root_memo_sample *e = &memo->sample[i];
-        if (e->time == t && e->serial == serial && e->track == track && same_v3(e->up, up)) /* time differs most */
+        if (e->serial == serial && e->track == track && e->time == t && same_v3(e->up, up))
             return (root_sample){e->t, e->yaw};
     }
     root_sample r = sample_track(clip, track, up, t);

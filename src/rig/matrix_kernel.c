@@ -246,9 +246,26 @@ void KERNEL(rune__local_xforms)(const local_in *in, local_out *restrict out, siz
  * [tx ty tz 0] and [qx qy qz qw]: local_out's lanes transposed four
  * joints at a time (n padded to a multiple of 4 by the kernels' lanes). */
 typedef struct xform_rows {
-    _Alignas(32) float v[RUNE_SAMPLE_CHUNK][8];
+    _Alignas(64) float v[RUNE_SAMPLE_CHUNK][8];
 } xform_rows;
 
+#if defined(__AVX512F__)
+static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
+{
+    /* four lanes' channels as [x0 x1 x2 x3 | y0.. | z0.. | 0], then one
+     * permute to [t0 q0 t1 q1] and one to [t2 q2 t3 q3] */
+    const __m512i lo = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
+    const __m512i hi = _mm512_setr_epi32(2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31);
+    for (size_t i = 0; i < n; i += 4) {
+        __m512 t = _mm512_insertf32x4(_mm512_castps128_ps512(_mm_loadu_ps(&local->m[0][i])), _mm_loadu_ps(&local->m[1][i]), 1);
+        t = _mm512_insertf32x4(_mm512_insertf32x4(t, _mm_loadu_ps(&local->m[2][i]), 2), _mm_setzero_ps(), 3);
+        __m512 q = _mm512_insertf32x4(_mm512_castps128_ps512(_mm_loadu_ps(&local->m[3][i])), _mm_loadu_ps(&local->m[4][i]), 1);
+        q = _mm512_insertf32x4(_mm512_insertf32x4(q, _mm_loadu_ps(&local->m[5][i]), 2), _mm_loadu_ps(&local->m[6][i]), 3);
+        _mm512_store_ps(rows->v[i], _mm512_permutex2var_ps(t, lo, q));
+        _mm512_store_ps(rows->v[i + 2], _mm512_permutex2var_ps(t, hi, q));
+    }
+}
+#else
 static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
 {
     for (size_t i = 0; i < n; i += 4) {
@@ -265,6 +282,7 @@ static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
         }
     }
 }
+#endif
 
 /* One joint of the rigid chain (p: its parent's transform, NULL for a
  * root) in four-float vectors. */
@@ -342,6 +360,61 @@ static inline __attribute__((always_inline)) void xform_two(const float *row, co
 #undef ZXY8
 #endif
 
+#if defined(__AVX512F__)
+#define YZX16(v) _mm512_permute_ps(v, _MM_SHUFFLE(3, 0, 2, 1))
+#define ZXY16(v) _mm512_permute_ps(v, _MM_SHUFFLE(3, 1, 0, 2))
+
+/* Four 16-byte vectors as one register, [a | b | c | d]. */
+static inline __m512 quarters(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+    __m512 lo = _mm512_insertf32x4(_mm512_castps128_ps512(a), b, 1);
+    return _mm512_insertf32x4(_mm512_insertf32x4(lo, c, 2), d, 3);
+}
+
+/* Four joints side by side, none the parent of another, none a root:
+ * xform_one's operations in each 128-bit quarter of 16-float registers
+ * (the same bits). A parent's rotation is read as the 16 bytes its joint
+ * stored it with (forwarded from the store), its components spread
+ * across each quarter in the register. */
+static inline __attribute__((always_inline)) void xform_four(const float *row, const float *const p[4],
+                                                             rune_xform *out)
+{
+    const __m512 s0 = _mm512_castps128_ps512(_mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f));
+    const __m512 s1 = _mm512_castps128_ps512(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f));
+    const __m512 s2 = _mm512_castps128_ps512(_mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f));
+    const __m512 sign0 = _mm512_shuffle_f32x4(s0, s0, 0), sign1 = _mm512_shuffle_f32x4(s1, s1, 0);
+    const __m512 sign2 = _mm512_shuffle_f32x4(s2, s2, 0), two = _mm512_set1_ps(2.0f);
+    /* the four joints' rows are adjacent: [l_i b_i l_i+1 b_i+1] [l_i+2 b_i+2 l_i+3 b_i+3] */
+    __m512 r0 = _mm512_loadu_ps(row), r1 = _mm512_loadu_ps(row + 16);
+    __m512 l = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(2, 0, 2, 0));
+    __m512 b = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(3, 1, 3, 1));
+    /* u: each parent's rotation (x y z w) in its joint's quarter */
+    __m512 u = quarters(_mm_loadu_ps(p[0] + 3), _mm_loadu_ps(p[1] + 3), _mm_loadu_ps(p[2] + 3), _mm_loadu_ps(p[3] + 3));
+    __m512 ax = _mm512_permute_ps(u, 0x00), ay = _mm512_permute_ps(u, 0x55);
+    __m512 az = _mm512_permute_ps(u, 0xAA), aw = _mm512_permute_ps(u, 0xFF);
+    __m512 b0 = _mm512_xor_ps(_mm512_permute_ps(b, _MM_SHUFFLE(0, 1, 2, 3)), sign0);
+    __m512 b1 = _mm512_xor_ps(_mm512_permute_ps(b, _MM_SHUFFLE(1, 0, 3, 2)), sign1);
+    __m512 b2 = _mm512_xor_ps(_mm512_permute_ps(b, _MM_SHUFFLE(2, 3, 0, 1)), sign2);
+    __m512 q = _mm512_add_ps(_mm512_fmadd_ps(ay, b1, _mm512_mul_ps(ax, b0)), _mm512_fmadd_ps(aw, b, _mm512_mul_ps(az, b2)));
+    __m512 c = _mm512_sub_ps(_mm512_mul_ps(YZX16(u), ZXY16(l)), _mm512_mul_ps(ZXY16(u), YZX16(l)));
+    __m512 cc = _mm512_sub_ps(_mm512_mul_ps(YZX16(u), ZXY16(c)), _mm512_mul_ps(ZXY16(u), YZX16(c)));
+    __m512 pt = quarters(_mm_loadu_ps(p[0]), _mm_loadu_ps(p[1]), _mm_loadu_ps(p[2]), _mm_loadu_ps(p[3]));
+    __m512 t = _mm512_add_ps(_mm512_add_ps(l, pt), _mm512_mul_ps(two, _mm512_fmadd_ps(aw, c, cc)));
+    __m512 hi = _mm512_shuffle_ps(t, q, _MM_SHUFFLE(0, 0, 2, 2));
+    __m512 tr = _mm512_shuffle_ps(t, hi, _MM_SHUFFLE(2, 0, 1, 0));
+    _mm_storeu_ps(&out[0].r.x, _mm512_castps512_ps128(q));
+    _mm_storeu_ps(&out[0].t.x, _mm512_castps512_ps128(tr));
+    _mm_storeu_ps(&out[1].r.x, _mm512_extractf32x4_ps(q, 1));
+    _mm_storeu_ps(&out[1].t.x, _mm512_extractf32x4_ps(tr, 1));
+    _mm_storeu_ps(&out[2].r.x, _mm512_extractf32x4_ps(q, 2));
+    _mm_storeu_ps(&out[2].t.x, _mm512_extractf32x4_ps(tr, 2));
+    _mm_storeu_ps(&out[3].r.x, _mm512_extractf32x4_ps(q, 3));
+    _mm_storeu_ps(&out[3].t.x, _mm512_extractf32x4_ps(tr, 3));
+}
+#undef YZX16
+#undef ZXY16
+#endif
+
 /* The rigid chain in four-float vectors. Both products are linear in the
  * parent's rotation a, so a's four components are broadcast from memory
  * and multiply vectors built from the local transform alone (off the
@@ -359,6 +432,17 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
     for (size_t i = 0; i < n;) {
         size_t j = first + i;
         const float *p = parent[j] < 0 ? NULL : &model[parent[j]].t.x;
+#if defined(__AVX512F__)
+        /* four at a time where none of them is another's parent */
+        if (p && i + 3 < n && parent[j + 1] >= 0 && parent[j + 1] < (int32_t)j && parent[j + 2] >= 0 &&
+            parent[j + 2] < (int32_t)j && parent[j + 3] >= 0 && parent[j + 3] < (int32_t)j) {
+            const float *const four[4] = {p, &model[parent[j + 1]].t.x, &model[parent[j + 2]].t.x,
+                                          &model[parent[j + 3]].t.x};
+            xform_four(rows.v[i], four, &model[j]);
+            i += 4;
+            continue;
+        }
+#endif
 #if defined(KERNEL_GATHER_AVX2)
         if (p && i + 1 < n && parent[j + 1] >= 0 && parent[j + 1] != (int32_t)j) {
             xform_two(rows.v[i], p, &model[parent[j + 1]].t.x, &model[j], &model[j + 1]);

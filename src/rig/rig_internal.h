@@ -7,7 +7,8 @@
 #include "rune/rig.h"
 
 /* Rest frames as channels (translation, rotation, scale), padded to
- * RUNE_POSE_LANES lanes with identity. Valid until the rig changes.
+ * RUNE_POSE_LANES lanes with identity; the rig keeps this view with them.
+ * Valid until the rig changes.
  * `rot`: each frame rotation's 3x3 matrix, element (row r, column c) in
  * rot[c * 3 + r], so the matrix kernel moves a pose's translation into
  * the frame with 9 products instead of a quaternion rotation.
@@ -18,7 +19,7 @@ typedef struct rig_frame_lanes {
     bool scaled;
 } rig_frame_lanes;
 
-void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *out);
+const rig_frame_lanes *rune__rig_frame_lanes(const rune_rig *rig);
 
 /* Grows a box by a pose's joints in model space (m: room for the joints'
  * matrices); the largest side of a box (0 when empty or not finite).

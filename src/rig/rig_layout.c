@@ -16,6 +16,7 @@ struct rune_rig {
     size_t scaled;    /* joints whose rest scale is not 1 1 1 */
     float *lanes; /* frames as LANE_CHANNELS channels of lane_cap floats (rig_frame_lanes) */
     size_t lane_cap;
+    rig_frame_lanes view; /* the channels of `lanes`, kept with them */
     uint32_t topology_revision;
     uint32_t frame_revision;
     uint64_t signature;       /* joints and curves */
@@ -96,6 +97,7 @@ static void set_lanes(rune_rig *rig, size_t j)
     for (size_t col = 0; col < 3; col++)
         for (size_t row = 0; row < 3; row++)
             l[(LANE_ROT + col * 3 + row) * c + j] = m.m[col * 4 + row];
+    rig->view.scaled = rig->scaled > 0;
 }
 
 static bool unit_scale(rune_vec3 s) { return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f; }
@@ -128,6 +130,12 @@ static bool reserve(rune_rig *rig, size_t need)
     rune__free(&rig->alloc, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
     rig->lanes = lanes;
     rig->lane_cap = lane_cap;
+    const float **const ch[10] = {&rig->view.tx, &rig->view.ty, &rig->view.tz, &rig->view.qx, &rig->view.qy,
+                                  &rig->view.qz, &rig->view.qw, &rig->view.sx, &rig->view.sy, &rig->view.sz};
+    for (size_t e = 0; e < 10; e++)
+        *ch[e] = lanes + e * lane_cap;
+    for (size_t e = 0; e < 9; e++)
+        rig->view.rot[e] = lanes + (LANE_ROT + e) * lane_cap;
     if (rig->count) {
         memcpy(part, rig->part, rig->count * sizeof *part);
         memcpy(parent, rig->parent, rig->count * sizeof *parent);
@@ -348,12 +356,4 @@ int32_t rune_rig_find(const rune_rig *rig, const char *name)
 
 /* Field by field: a struct assembled and then copied out made the caller
  * read it before its stores could forward (a stall a call) */
-void rune__rig_frame_lanes(const rune_rig *rig, rig_frame_lanes *f)
-{
-    const float **const ch[10] = {&f->tx, &f->ty, &f->tz, &f->qx, &f->qy, &f->qz, &f->qw, &f->sx, &f->sy, &f->sz};
-    for (size_t e = 0; e < 10; e++)
-        *ch[e] = rig->lanes + e * rig->lane_cap;
-    for (size_t e = 0; e < 9; e++)
-        f->rot[e] = rig->lanes + (LANE_ROT + e) * rig->lane_cap;
-    f->scaled = rig->scaled > 0;
-}
+const rig_frame_lanes *rune__rig_frame_lanes(const rune_rig *rig) { return &rig->view; }

@@ -26,34 +26,35 @@ static matrix_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd
 
 /* The kernel input of joints [first, first + lanes): the rig's frames and
  * the pose in place, or (joints the pose lacks: at rest) a copy in `rest`
- * with identity motion for them. */
-static local_in chunk_input(const rig_frame_lanes *f, const rune_pose *pose, size_t first, size_t lanes,
-                            rune_sample_chunk *rest)
+ * with identity motion for them. Each pointer is written once, straight
+ * into `in`: pointers gathered in an array and copied on would be stored
+ * as words and loaded back in pairs, which the core cannot forward from
+ * its store buffer (a stall a chunk). */
+static void chunk_input(const rig_frame_lanes *f, const rune_pose *pose, size_t first, size_t lanes,
+                        rune_sample_chunk *rest, local_in *in)
 {
-    const float *pose_ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
-                                pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
-    if (first + lanes <= pose->stride) {
-        for (int c = 0; c < 10; c++)
-            pose_ch[c] += first;
-    } else {
-        float *const to[10] = {rest->x,  rest->y,  rest->z,  rest->qx, rest->qy,
-                               rest->qz, rest->qw, rest->sx, rest->sy, rest->sz};
-        for (size_t i = 0; i < lanes; i++) {
-            bool posed = first + i < pose->count;
-            for (int c = 0; c < 10; c++)
-                to[c][i] = posed ? pose_ch[c][first + i] : (c >= 6 ? 1.0f : 0.0f);
-        }
-        for (int c = 0; c < 10; c++)
-            pose_ch[c] = to[c];
-    }
-    local_in in = {f->tx + first, f->ty + first, f->tz + first, f->qx + first, f->qy + first,
-                   f->qz + first, f->qw + first, f->sx + first, f->sy + first, f->sz + first,
-                   pose_ch[0],   pose_ch[1],   pose_ch[2],   pose_ch[3],   pose_ch[4],
-                   pose_ch[5],   pose_ch[6],   pose_ch[7],   pose_ch[8],   pose_ch[9],
-                   {NULL}};
+    in->fx = f->tx + first, in->fy = f->ty + first, in->fz = f->tz + first;
+    in->fqx = f->qx + first, in->fqy = f->qy + first, in->fqz = f->qz + first, in->fqw = f->qw + first;
+    in->fsx = f->sx + first, in->fsy = f->sy + first, in->fsz = f->sz + first;
     for (int e = 0; e < 9; e++)
-        in.frot[e] = f->rot[e] + first;
-    return in;
+        in->frot[e] = f->rot[e] + first;
+    if (first + lanes <= pose->stride) {
+        in->tx = pose->tx + first, in->ty = pose->ty + first, in->tz = pose->tz + first;
+        in->qx = pose->qx + first, in->qy = pose->qy + first, in->qz = pose->qz + first, in->qw = pose->qw + first;
+        in->sx = pose->sx + first, in->sy = pose->sy + first, in->sz = pose->sz + first;
+        return;
+    }
+    const float *const from[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy,
+                                   pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
+    float *const to[10] = {rest->x, rest->y, rest->z, rest->qx, rest->qy, rest->qz, rest->qw, rest->sx, rest->sy, rest->sz};
+    for (size_t i = 0; i < lanes; i++) {
+        bool posed = first + i < pose->count;
+        for (int c = 0; c < 10; c++)
+            to[c][i] = posed ? from[c][first + i] : (c >= 6 ? 1.0f : 0.0f);
+    }
+    in->tx = rest->x, in->ty = rest->y, in->tz = rest->z;
+    in->qx = rest->qx, in->qy = rest->qy, in->qz = rest->qz, in->qw = rest->qw;
+    in->sx = rest->sx, in->sy = rest->sy, in->sz = rest->sz;
 }
 
 /* The hierarchy a chunk of joints at a time: local transforms from the
@@ -63,17 +64,17 @@ static void model_chunks(const rune_rig *rig, const rune_pose *pose, const matri
                          rune_xform *xforms)
 {
     const int32_t *parent = rune_rig_parents(rig);
-    rig_frame_lanes f;
-    rune__rig_frame_lanes(rig, &f);
+    const rig_frame_lanes *f = rune__rig_frame_lanes(rig);
     size_t count = rune_rig_joint_count(rig);
     for (size_t first = 0; first < count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         rune_sample_chunk rest;
-        local_in in = chunk_input(&f, pose, first, lanes, &rest);
+        local_in in;
+        chunk_input(f, pose, first, lanes, &rest, &in);
         local_out local;
         if (matrices) {
-            bool scaled = pose->scaled || f.scaled;
+            bool scaled = pose->scaled || f->scaled;
             k->local(&in, &local, lanes, scaled);
             k->chain(&local, parent, first, n, scaled, matrices);
         } else {

@@ -27,12 +27,17 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
 
 /* A contribution's joints [first, first + n) as a view with `lanes` lanes:
  * a finished pose in place, or a track sampled into `scratch`. Lanes past
- * what the contribution covers get coverage 0. */
-static mix_view contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
-                                  rune_sample_chunk *scratch)
+ * what the contribution covers get coverage 0. The view is written into
+ * `v`, not returned: a returned copy of a view just passed by address
+ * reads it back in 16-byte pieces across its 8-byte stores, which the
+ * core cannot forward (a stall a contribution and chunk). */
+static void contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
+                              rune_sample_chunk *scratch, mix_view *v)
 {
-    if (c->pose && c->pose->count >= first + n && c->pose->stride >= first + lanes)
-        return rune__pose_view(c->pose, first);
+    if (c->pose && c->pose->count >= first + n && c->pose->stride >= first + lanes) {
+        *v = rune__pose_view(c->pose, first);
+        return;
+    }
     size_t got = 0;
     scratch->scaled = false;
     if (c->pose) { /* a pose shorter than the rig: copy what it has */
@@ -48,9 +53,8 @@ static mix_view contribution_view(const rune_contribution *c, size_t first, size
         const rune_track *tr = c->track;
         got = rune_binding_sample_chunk(tr->binding, tr->cache, rune_track_sample_time(tr), first, n, scratch);
     }
-    mix_view v = rune__chunk_view(scratch);
-    rune__mix_identity(&v, got, lanes);
-    return v;
+    *v = rune__chunk_view(scratch);
+    rune__mix_identity(v, got, lanes);
 }
 
 /* Stable insertion sort of contribution indexes by rank: lists are short. */
@@ -88,7 +92,8 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
             i++;
             continue;
         }
-        mix_view v = contribution_view(c, first, n, lanes, &scratch);
+        mix_view v;
+        contribution_view(c, first, n, lanes, &scratch, &v);
         k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
         acc->scaled = (started && acc->scaled) || v.scaled;
         started = true;

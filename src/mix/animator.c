@@ -29,6 +29,7 @@ struct rune_animator {
     control_set controls;
     rune_contribution *contribs;
     size_t contrib_cap;
+    size_t contribs_used; /* by the last compose: what the next will likely write */
     size_t *order;
     size_t order_cap;
     rune_signal_queue signals;
@@ -221,6 +222,7 @@ rune_status rune_animator_compose(rune_animator *a, const rune_contribution *ext
     for (size_t i = 0; i < extra_count; i++)
         a->contribs[k++] = extra[i];
     rune_mix_compose(a->contribs, k, a->level, a->order, &a->pose);
+    a->contribs_used = k;
     a->composed_something = inputs;
     a->passes++;
     a->controls_owed = true;
@@ -267,7 +269,12 @@ void rune_animator_prefetch(const rune_animator *a, int stage)
         rune__prefetch_range(a, sizeof *a, false);
     } else if (stage == 1) {
         rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
-        rune__prefetch_range(a->contribs, a->live_tracks * sizeof *a->contribs, true);
+        /* the contributions (a graph's or motion's come from the caller,
+         * so the count of the last compose, not the live tracks) and
+         * their order, both written by the next compose */
+        size_t used = a->contribs_used > a->live_tracks ? a->contribs_used : a->live_tracks;
+        rune__prefetch_range(a->contribs, (used < a->contrib_cap ? used : a->contrib_cap) * sizeof *a->contribs, true);
+        rune__prefetch_range(a->order, (used < a->order_cap ? used : a->order_cap) * sizeof *a->order, true);
         rune_pose_prefetch(&a->pose, true);
     } else {
         for (size_t i = 0; i < a->slot_count; i++)

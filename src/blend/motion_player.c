@@ -48,6 +48,7 @@ struct rune_motion_player {
 static size_t carve(rune_motion_player *base, size_t leaves, size_t samples, size_t params)
 {
     struct { void *field; size_t count, size; } parts[] = {
+        {base ? &base->seen : NULL, params, sizeof(float)}, /* set_params reads it first */
         {base ? &base->weight : NULL, leaves, sizeof(float)},
         {base ? &base->speed : NULL, leaves, sizeof(float)},
         {base ? &base->local : NULL, samples, sizeof(float)},
@@ -56,9 +57,8 @@ static size_t carve(rune_motion_player *base, size_t leaves, size_t samples, siz
         {base ? &base->loop : NULL, leaves, sizeof(bool)},
         {base ? &base->contrib : NULL, leaves, sizeof(rune_contribution)},
         {base ? &base->cache : NULL, 2 * leaves, sizeof(rune_sample_cache *)},
-        {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track)},
         {base ? &base->binding : NULL, leaves, sizeof(const rune_binding *)},
-        {base ? &base->seen : NULL, params, sizeof(float)},
+        {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track)},
     };
     enum { ALIGN = _Alignof(max_align_t) };
     size_t at = (sizeof(rune_motion_player) + ALIGN - 1) / ALIGN * ALIGN;
@@ -351,7 +351,7 @@ void rune_motion_player_prefetch(const rune_motion_player *p, int stage)
         rune__prefetch_range(p, sizeof *p, false);
     } else if (stage == 1) { /* the arrays a frame reads: up to the live half of the tracks */
         const char *end = (const char *)(p->track + L);
-        rune__prefetch_range(p->weight, (size_t)(end - (const char *)p->weight), true);
+        rune__prefetch_range(p->seen, (size_t)(end - (const char *)p->seen), true);
     } else {
         for (size_t i = 0; i < L; i++)
             if (p->weight[i] > RUNE_MOTION_EPSILON)

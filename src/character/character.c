@@ -107,6 +107,8 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     if (stage == 1) { /* what it points at */
         rune__prefetch_range(ch->live_motions, ch->live_motion_count * sizeof *ch->live_motions, false);
         rune__prefetch_range(ch->live_graphs, ch->live_graph_count * sizeof *ch->live_graphs, false);
+        size_t runs = ch->live_motion_count + ch->live_graph_count; /* each writes a contribution */
+        rune__prefetch_range(ch->extra, (runs < ch->extra_cap ? runs : ch->extra_cap) * sizeof *ch->extra, true);
         if (ch->matrices_each_frame)
             rune__prefetch_range(ch->matrices, rune_rig_joint_count(ch->rig) * sizeof *ch->matrices, true);
     }

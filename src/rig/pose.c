@@ -45,6 +45,7 @@ rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, 
     pose->curve_cov = pose->curve + curves;
     pose->count = count;
     pose->stride = stride;
+    pose->scaled = true; /* the fresh block's scale lanes are 0: the reset writes them */
     rune_pose_reset(pose);
     return RUNE_OK;
 }
@@ -77,7 +78,12 @@ void rune_pose_reset(rune_pose *pose)
     memset(pose->qx, 0, 3 * n * sizeof(float));          /* qx, qy, qz */
     memset(pose->coverage, 0, n * sizeof(float));
     for (size_t j = 0; j < n; j++)
-        pose->qw[j] = pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
+        pose->qw[j] = 1.0f;
+    /* an unscaled pose's scale lanes are 1 already (rune_pose.scaled):
+     * left untouched, as its prefetch leaves them */
+    if (pose->scaled)
+        for (size_t j = 0; j < n; j++)
+            pose->sx[j] = pose->sy[j] = pose->sz[j] = 1.0f;
     pose->scaled = false;
     if (pose->curve_count)
         memset(pose->curve, 0, 2 * pose->curve_count * sizeof(float)); /* values, coverages */

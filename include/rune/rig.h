@@ -150,7 +150,8 @@ RUNE_API rune_status rune_pose_init_rig(rune_pose *pose, const rune_rig *rig, co
 RUNE_API void rune_pose_release(rune_pose *pose);
 /** Identity transforms and scale 1, coverage 0 (the storage default of
  * unkeyed joints), padding lanes included; not scaled; curves 0 with
- * coverage 0. */
+ * coverage 0. The scale lanes of a pose that is not `scaled` are 1
+ * already (see rune_pose.scaled) and are not rewritten. */
 RUNE_API void rune_pose_reset(rune_pose *pose);
 
 /** Joint j's translation, rotation, scale and rigid transform. */

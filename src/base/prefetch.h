@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
 #include <stdint.h>
 
 /* Asks for the cache lines of [p, p + bytes); `write`: the lines will be

@@ -354,6 +354,6 @@ int32_t rune_rig_find(const rune_rig *rig, const char *name)
     return r >= 0 ? r : -1;
 }
 
-/* Field by field: a struct assembled and then copied out made the caller
- * read it before its stores could forward (a stall a call) */
+/* The view reserve() points at the lanes and set_lanes() keeps scaled:
+ * nothing to build a call (the matrices read it every call). */
 const rig_frame_lanes *rune__rig_frame_lanes(const rune_rig *rig) { return &rig->view; }

@@ -250,6 +250,13 @@ typedef struct xform_rows {
 } xform_rows;
 
 #if defined(__AVX512F__)
+/* Four 16-byte vectors as one register, [a | b | c | d]. */
+static inline __m512 quarters(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+    __m512 lo = _mm512_insertf32x4(_mm512_castps128_ps512(a), b, 1);
+    return _mm512_insertf32x4(_mm512_insertf32x4(lo, c, 2), d, 3);
+}
+
 static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
 {
     /* four lanes' channels as [x0 x1 x2 x3 | y0.. | z0.. | 0], then one
@@ -257,10 +264,10 @@ static void xform_transpose(const local_out *local, size_t n, xform_rows *rows)
     const __m512i lo = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
     const __m512i hi = _mm512_setr_epi32(2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31);
     for (size_t i = 0; i < n; i += 4) {
-        __m512 t = _mm512_insertf32x4(_mm512_castps128_ps512(_mm_loadu_ps(&local->m[0][i])), _mm_loadu_ps(&local->m[1][i]), 1);
-        t = _mm512_insertf32x4(_mm512_insertf32x4(t, _mm_loadu_ps(&local->m[2][i]), 2), _mm_setzero_ps(), 3);
-        __m512 q = _mm512_insertf32x4(_mm512_castps128_ps512(_mm_loadu_ps(&local->m[3][i])), _mm_loadu_ps(&local->m[4][i]), 1);
-        q = _mm512_insertf32x4(_mm512_insertf32x4(q, _mm_loadu_ps(&local->m[5][i]), 2), _mm_loadu_ps(&local->m[6][i]), 3);
+        __m512 t = quarters(_mm_loadu_ps(&local->m[0][i]), _mm_loadu_ps(&local->m[1][i]),
+                            _mm_loadu_ps(&local->m[2][i]), _mm_setzero_ps());
+        __m512 q = quarters(_mm_loadu_ps(&local->m[3][i]), _mm_loadu_ps(&local->m[4][i]),
+                            _mm_loadu_ps(&local->m[5][i]), _mm_loadu_ps(&local->m[6][i]));
         _mm512_store_ps(rows->v[i], _mm512_permutex2var_ps(t, lo, q));
         _mm512_store_ps(rows->v[i + 2], _mm512_permutex2var_ps(t, hi, q));
     }
@@ -364,13 +371,6 @@ static inline __attribute__((always_inline)) void xform_two(const float *row, co
 #define YZX16(v) _mm512_permute_ps(v, _MM_SHUFFLE(3, 0, 2, 1))
 #define ZXY16(v) _mm512_permute_ps(v, _MM_SHUFFLE(3, 1, 0, 2))
 
-/* Four 16-byte vectors as one register, [a | b | c | d]. */
-static inline __m512 quarters(__m128 a, __m128 b, __m128 c, __m128 d)
-{
-    __m512 lo = _mm512_insertf32x4(_mm512_castps128_ps512(a), b, 1);
-    return _mm512_insertf32x4(_mm512_insertf32x4(lo, c, 2), d, 3);
-}
-
 /* Four joints side by side, none the parent of another, none a root:
  * xform_one's operations in each 128-bit quarter of 16-float registers
  * (the same bits). A parent's rotation is read as the 16 bytes its joint
@@ -379,11 +379,9 @@ static inline __m512 quarters(__m128 a, __m128 b, __m128 c, __m128 d)
 static inline __attribute__((always_inline)) void xform_four(const float *row, const float *const p[4],
                                                              rune_xform *out)
 {
-    const __m512 s0 = _mm512_castps128_ps512(_mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f));
-    const __m512 s1 = _mm512_castps128_ps512(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f));
-    const __m512 s2 = _mm512_castps128_ps512(_mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f));
-    const __m512 sign0 = _mm512_shuffle_f32x4(s0, s0, 0), sign1 = _mm512_shuffle_f32x4(s1, s1, 0);
-    const __m512 sign2 = _mm512_shuffle_f32x4(s2, s2, 0), two = _mm512_set1_ps(2.0f);
+    const __m512 sign0 = _mm512_broadcast_f32x4(_mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f));
+    const __m512 sign1 = _mm512_broadcast_f32x4(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f));
+    const __m512 sign2 = _mm512_broadcast_f32x4(_mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f)), two = _mm512_set1_ps(2.0f);
     /* the four joints' rows are adjacent: [l_i b_i l_i+1 b_i+1] [l_i+2 b_i+2 l_i+3 b_i+3] */
     __m512 r0 = _mm512_loadu_ps(row), r1 = _mm512_loadu_ps(row + 16);
     __m512 l = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(2, 0, 2, 0));

@@ -237,6 +237,15 @@ RUNE_API void rune_clip_sample_track(const rune_clip *clip, size_t track, float 
 RUNE_API void rune_clip_sample_transform(const rune_clip *clip, size_t track, float t, rune_vec3 *translation,
                                          rune_quat *rotation);
 
+/** The same, starting the key search at `*key` (a key index within the
+ * track: the last key at or before t, the first key when t is before it)
+ * and leaving there the key it used. Any value is accepted -- a wrong
+ * guess only costs the search -- and the result is the same bits as
+ * rune_clip_sample_transform's. A caller sampling one track at increasing
+ * times (root motion, a frame at a time) so skips the search. */
+RUNE_API void rune_clip_sample_transform_near(const rune_clip *clip, size_t track, float t, uint32_t *key,
+                                              rune_vec3 *translation, rune_quat *rotation);
+
 /** Instruction sets of the vectorized kernels (sampling, mixing, matrices).
  * Every level computes the same formulas in the same order; the FMA levels
  * fuse multiplies and adds (one rounding instead of two), so their results

@@ -34,28 +34,32 @@ RUNE_API rune_vec3 rune_root_up_axis(rune_xform root_frame);
 /** Root-track samples a caller keeps from frame to frame (one per
  * character), so that a play's root track is sampled once a frame instead
  * of twice -- the start of a frame's interval is the end of the last
- * one's -- and a looping clip's whole-cycle travel and turn once instead of
- * at every loop crossing. Zero it (or rune_root_memo_reset) before first
- * use. Entries are keyed by the compiled clip's serial, the track, the up
- * axis and the time, so a recompiled clip never reads another's entries;
- * the results are the same bits as without a memo. Holds no pointers. */
+ * one's, and the key found for it starts the search for the end -- and a
+ * looping clip's whole-cycle travel and turn once instead of at every loop
+ * crossing. Zero it (or rune_root_memo_reset) before first use. Entries
+ * are keyed by the compiled clip's serial, the track and the time, so a
+ * recompiled clip never reads another's entries; they hold one up axis (a
+ * call with another empties the memo first). The results are the same
+ * bits as without a memo. Holds no pointers. */
 #define RUNE_ROOT_MEMO_SAMPLES 8
 #define RUNE_ROOT_MEMO_CYCLES 4
 typedef struct rune_root_memo {
+    rune_vec3 up;                     /**< the up axis the entries were taken about */
+    uint32_t next_sample, next_cycle; /**< the entries replaced next */
     struct rune_root_memo_sample {
         uint64_t serial; /**< 0: empty */
         int32_t track;
         float time;
-        rune_vec3 up, t;
+        uint32_t key; /**< the key its segment starts at (rune_clip_sample_transform_near) */
+        rune_vec3 t;
         double yaw;
     } sample[RUNE_ROOT_MEMO_SAMPLES];
     struct rune_root_memo_cycle {
         uint64_t serial; /**< 0: empty */
         int32_t track;
-        rune_vec3 up, start, end; /**< the track's translation at 0 and at the clip's length */
-        double yaw;               /**< its unwrapped turn over one cycle */
+        rune_vec3 start, end; /**< the track's translation at 0 and at the clip's length */
+        double yaw;           /**< its unwrapped turn over one cycle */
     } cycle[RUNE_ROOT_MEMO_CYCLES];
-    uint32_t next_sample, next_cycle; /**< the entries replaced next */
 } rune_root_memo;
 
 /** Empties a memo. */

@@ -71,16 +71,31 @@ void rune_clip_sample_track(const rune_clip *c, size_t track, float t, rune_key_
     out->coverage = rune_clamp01(out->weight * (1.0f - out->mask_weight));
 }
 
-void rune_clip_sample_transform(const rune_clip *c, size_t track, float t, rune_vec3 *translation, rune_quat *rotation)
+/* The key whose segment holds t: the last key at or before t, the first
+ * key before it (and for a NaN t, which every comparison fails). `guess`
+ * (relative to the track's first key) is tried first, then the key after
+ * it; either is taken only where the search would find it. */
+static size_t segment_key(const rune_clip *c, const clip_track *tr, float t, uint32_t guess)
+{
+    size_t first = tr->first_key, last = first + tr->key_count - 1;
+    const float *times = c->key_time;
+    for (size_t k = first + guess; k <= last && k <= first + (size_t)guess + 1; k++)
+        if ((k == first || times[k] <= t) && (k == last || t < times[k + 1]))
+            return k;
+    size_t b = first_at_or_after(times, first, last + 1, t);
+    return b <= last && times[b] == t ? b : (b == first ? first : b - 1);
+}
+
+void rune_clip_sample_transform_near(const rune_clip *c, size_t track, float t, uint32_t *key, rune_vec3 *translation,
+                                     rune_quat *rotation)
 {
     const clip_track *tr = c->packed || c->tracks[track].key_count == 0 ? NULL : &c->tracks[track];
-    size_t first = tr ? tr->first_key : 0, end = tr ? first + tr->key_count : 0;
-    size_t b = tr ? first_at_or_after(c->key_time, first, end, t) : 0;
-    /* the segment holding t: the key at or before it (the first key's
-     * before it, the last key's after it; both hold their key) */
-    size_t k = b < end && c->key_time[b] == t ? b : (b == first ? first : b - 1);
-    uint32_t seg = tr ? clip_first_seg(c, track) + (uint32_t)(k - first) * c->seg_stride : 0;
-    if (!tr || !c->key_fast[seg]) { /* packed, eased or keyless */
+    size_t k = tr ? segment_key(c, tr, t, *key) : 0;
+    uint32_t seg = tr ? clip_first_seg(c, track) + (uint32_t)(k - tr->first_key) * c->seg_stride : 0;
+    *key = tr ? (uint32_t)(k - tr->first_key) : 0;
+    /* any_eased first: key_fast's entries of one track lie a row apart in
+     * a time-major clip, so each read is a line of its own */
+    if (!tr || (c->any_eased && !c->key_fast[seg])) { /* packed, eased or keyless */
         rune_key_sample s;
         rune_clip_sample_track(c, track, t, &s);
         *translation = s.t;
@@ -92,4 +107,10 @@ void rune_clip_sample_transform(const rune_clip *c, size_t track, float t, rune_
     u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;
     *translation = rune_v3(g->x + g->dx * u, g->y + g->dy * u, g->z + g->dz * u);
     *rotation = rune__segment_rotation(u, g->q, g->v);
+}
+
+void rune_clip_sample_transform(const rune_clip *c, size_t track, float t, rune_vec3 *translation, rune_quat *rotation)
+{
+    uint32_t key = 0;
+    rune_clip_sample_transform_near(c, track, t, &key, translation, rotation);
 }

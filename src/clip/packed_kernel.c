@@ -142,6 +142,61 @@ static size_t load_wide(const pack_plan *c, const uint32_t *sub_bit, pack_entrie
 }
 #endif
 
+/* Subtrack a's bits in a segment, from its width bytes. */
+static inline uint32_t sub_bits(const uint8_t *w) { return 8u * PACK_SUB_BYTES(w); }
+
+/* The vector builds sum each subtrack's three widths in its own element
+ * (one gather of the 4 bytes at w + 3a: the fourth is the next subtrack's,
+ * masked off, so the last subtrack of the segment is left to the scalar
+ * tail, whose fourth byte could be past the array) and scan the elements
+ * in the register: an inclusive sum by shifted adds, the exclusive one
+ * what comes before each. A crowd's compressed plays ran this prefix sum
+ * over every subtrack at every sample (8 % of their frame, scalar). */
+_Static_assert(PACK_SEGMENT == 16, "a width's bit takes 16 bits of a segment: the shifts by 4 below");
+void KERNEL(rune__pack_segment_bits)(const uint8_t *w, uint32_t bit0, uint32_t n, uint32_t *bits)
+{
+    uint32_t a = 0, bit = bit0;
+#if defined(KERNEL_GATHER_AVX2) && defined(__AVX512F__)
+    const __m512i widths = _mm512_set1_epi32(31), zero = _mm512_setzero_si512();
+    const __m512i at = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                          _mm512_set1_epi32(3));
+    for (; a + 16 < n; a += 16) {
+        __m512i v = _mm512_i32gather_epi32(at, (const void *)(w + 3 * (size_t)a), 1);
+        __m512i own = _mm512_add_epi32(_mm512_and_si512(v, widths),
+                                       _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(v, 8), widths),
+                                                        _mm512_and_si512(_mm512_srli_epi32(v, 16), widths)));
+        own = _mm512_slli_epi32(own, 4);
+        __m512i sum = _mm512_add_epi32(own, _mm512_alignr_epi32(own, zero, 15));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
+        _mm512_storeu_si512(bits + a, _mm512_add_epi32(_mm512_set1_epi32((int)bit), _mm512_sub_epi32(sum, own)));
+        bit += (uint32_t)_mm_extract_epi32(_mm512_extracti32x4_epi32(sum, 3), 3);
+    }
+#elif defined(KERNEL_GATHER_AVX2)
+    const __m256i widths = _mm256_set1_epi32(31), zero = _mm256_setzero_si256();
+    const __m256i at = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21), last_low = _mm256_set1_epi32(3);
+    for (; a + 8 < n; a += 8) {
+        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)(w + 3 * (size_t)a), at, 1);
+        __m256i own = _mm256_add_epi32(_mm256_and_si256(v, widths),
+                                       _mm256_add_epi32(_mm256_and_si256(_mm256_srli_epi32(v, 8), widths),
+                                                        _mm256_and_si256(_mm256_srli_epi32(v, 16), widths)));
+        own = _mm256_slli_epi32(own, 4);
+        /* within each half, then the low half's total into the high half */
+        __m256i sum = _mm256_add_epi32(own, _mm256_slli_si256(own, 4));
+        sum = _mm256_add_epi32(sum, _mm256_slli_si256(sum, 8));
+        sum = _mm256_add_epi32(sum, _mm256_blend_epi32(zero, _mm256_permutevar8x32_epi32(sum, last_low), 0xF0));
+        _mm256_storeu_si256((__m256i *)(bits + a),
+                            _mm256_add_epi32(_mm256_set1_epi32((int)bit), _mm256_sub_epi32(sum, own)));
+        bit += (uint32_t)_mm256_extract_epi32(sum, 7);
+    }
+#endif
+    for (; a < n; a++) {
+        bits[a] = bit;
+        bit += sub_bits(&w[a * 3]);
+    }
+}
+
 void KERNEL(rune__pack_load)(const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g)
 {
     size_t at = (size_t)g * v->p->subtracks, e = 0;

@@ -101,7 +101,7 @@ size_t rune__pack_cursor_bytes(const clip_packed *p)
 
 /* The kernel builds of an instruction set. */
 #define KERNELS(isa)                                                                                                  \
-    (pack_kernels) { rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
+    (pack_kernels) { rune__pack_segment_bits_##isa, rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
 
 static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
@@ -113,14 +113,10 @@ void rune__pack_cursor_init(pack_cursor *c, const pack_plan *plan, rune_simd_lev
 }
 
 /* Where each subtrack's bits start in segment g. */
-static void segment_bits(const clip_packed *p, uint32_t g, uint32_t *bits)
+static void segment_bits(const pack_cursor *c, uint32_t g, uint32_t *bits)
 {
-    const uint8_t *w = &p->width[(size_t)g * p->subtracks * 3];
-    uint32_t bit = p->seg_start[g] * 8u;
-    for (uint32_t a = 0; a < p->subtracks; a++) {
-        bits[a] = bit;
-        bit += 8u * PACK_SUB_BYTES(&w[a * 3]);
-    }
+    const clip_packed *p = c->plan->p;
+    c->kernels.bits(&p->width[(size_t)g * p->subtracks * 3], p->seg_start[g] * 8u, p->subtracks, bits);
 }
 
 /* Decoding tables of one group of entries: at most a chunk's lanes, and
@@ -160,9 +156,9 @@ bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float 
     uint32_t stack_bits[2][PACK_STACK_SUBTRACKS];
     uint32_t *bits[2] = {c->sub_bit ? c->sub_bit : stack_bits[0],
                          c->sub_bit ? c->sub_bit + p->subtracks : stack_bits[1]};
-    segment_bits(p, g0, bits[0]);
+    segment_bits(c, g0, bits[0]);
     if (two)
-        segment_bits(p, g1, bits[1]);
+        segment_bits(c, g1, bits[1]);
     group_tables ta, tb; /* 2 x 4.4 KB */
     pack_entries a = entries_in(&ta), b = entries_in(&tb);
     for (int ch = 0; ch < plan->channels; ch++, g++) {

@@ -46,6 +46,7 @@ typedef struct pack_plan {
 
 /* The kernels of one instruction set (packed_kernel.c). */
 typedef struct pack_kernels {
+    void (*bits)(const uint8_t *w, uint32_t bit0, uint32_t n, uint32_t *bits);
     void (*load)(const pack_plan *v, const uint32_t *sub_bit, pack_entries *s, uint32_t g);
     void (*copy)(const float *const *src, float *const *dst, int count, size_t n);
     void (*sample)(const uint8_t *data, const pack_entries *a, const pack_entries *b, uint32_t ja, uint32_t jb,
@@ -89,6 +90,11 @@ bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float 
 /* Copies `count` arrays of n floats (the constant channels into a chunk:
  * inlined vector copies beat a library call each for 40 floats). */
 KERNEL_DECLARE(void, rune__pack_copy, (const float *const *src, float *const *dst, int count, size_t n));
+
+/* Where each of a segment's n subtracks' bits start: bit0 (the segment's
+ * first bit), then each subtrack's bits after those before it
+ * (PACK_SUB_BYTES of its width bytes, w[3a .. 3a + 2]). */
+KERNEL_DECLARE(void, rune__pack_segment_bits, (const uint8_t *w, uint32_t bit0, uint32_t n, uint32_t *bits));
 
 /* Fills s with the decoding tables of the entries of v (a plan, or a view
  * of some of its entries) for segment g, whose subtracks' first bits are

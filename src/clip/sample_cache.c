@@ -193,21 +193,41 @@ static uint32_t walk(const clip_segment *seg, uint32_t stride, uint32_t k, float
     return k;
 }
 
+/* walk's steps on one track's key times instead of its segments: row j's
+ * segment starts at times[j] and ends at times[j + 1] (the last holds on,
+ * to infinity: clip_compile.c's fill_segment). */
+static uint32_t walk_times(const float *times, uint32_t n, uint32_t j, float t)
+{
+    for (int s = 0; s < MAX_STEPS && j + 1 < n && t >= times[j + 1]; s++)
+        j++;
+    for (int s = 0; s < MAX_STEPS && j > 0 && t < times[j]; s++)
+        j--;
+    return j;
+}
+
 /* Clips laid out time-major have every track's keys at the same times, so
  * every lane with a track is on the same row of segments (key j of each
  * track): one lane finds the row holding t -- a few steps, or one binary
  * search -- and every track lane moves by the same number of rows. The
- * keys it leaves are those the lane-by-lane walk would reach. */
+ * keys it leaves are those the lane-by-lane walk would reach. The steps
+ * read the row lane's key times, not its segments: a row's segments are
+ * a line each, which a crowd's plays at unrelated times missed one by one
+ * before the kernel's loads, while every play of the clip reads the same
+ * few lines of times. */
 static void refill_row(rune_sample_cache *c, float t)
 {
     const rune_clip *clip = c->clip;
-    const clip_segment *seg = clip->segments;
     uint32_t stride = clip->seg_stride, null_key = (uint32_t)clip->key_count;
-    uint32_t k = c->key[c->row_lane], k1 = walk(seg, stride, k, t);
+    uint32_t k = c->key[c->row_lane], row = k / stride, track = k - row * stride, k1;
+    const clip_track *tr = &clip->tracks[track]; /* time-major: key 0 of track tr sits at tr */
+    const float *times = &clip->key_time[tr->first_key];
+    uint32_t row1 = walk_times(times, tr->key_count, row, t);
+    float start = times[row1], end = row1 + 1 < tr->key_count ? times[row1 + 1] : INFINITY;
     float lo = -INFINITY, hi = INFINITY;
-    if (t >= seg[k1].time && t < seg[k1].end) {
-        lo = seg[k1].time;
-        hi = seg[k1].end;
+    if (t >= start && t < end) {
+        k1 = track + row1 * stride;
+        lo = start;
+        hi = end;
     } else {
         size_t lane = (size_t)c->row_lane;
         locate(c, lane, (size_t)track_of(c, lane), t, &lo, &hi);

@@ -33,35 +33,49 @@ rune_vec3 rune_root_up_axis(rune_xform frame)
 typedef struct root_sample {
     rune_vec3 t;
     double yaw;
+    uint32_t key; /* where the search for the next sample starts */
 } root_sample;
 
 static bool same_v3(rune_vec3 a, rune_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 void rune_root_memo_reset(rune_root_memo *memo) { memset(memo, 0, sizeof *memo); }
 
-static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 up, float t)
+/* The memo, emptied first when its entries were taken about another up
+ * axis (a zeroed memo holds none). */
+static rune_root_memo *memo_for(rune_root_memo *memo, rune_vec3 up)
+{
+    if (memo && !same_v3(memo->up, up)) {
+        rune_root_memo_reset(memo);
+        memo->up = up;
+    }
+    return memo;
+}
+
+static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 up, float t, uint32_t key)
 {
     rune_vec3 at;
     rune_quat r;
-    rune_clip_sample_transform(clip, (size_t)track, t, &at, &r);
-    return (root_sample){at, twist_angle(r, up)};
+    rune_clip_sample_transform_near(clip, (size_t)track, t, &key, &at, &r);
+    return (root_sample){at, twist_angle(r, up), key};
 }
 
-/* The root sample at clip time t, from the memo when it holds it. */
-static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double time, rune_root_memo *memo)
+/* The root sample at clip time t, from the memo when it holds it; a
+ * sample taken searches from `key`. */
+static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double time, uint32_t key,
+                          rune_root_memo *memo)
 {
     float t = (float)time;
     if (!memo)
-        return sample_track(clip, track, up, t);
+        return sample_track(clip, track, up, t, key);
     uint64_t serial = rune_clip_serial(clip);
     for (size_t i = 0; i < RUNE_ROOT_MEMO_SAMPLES; i++) {
         const struct rune_root_memo_sample *e = &memo->sample[i];
-        if (e->serial == serial && e->track == track && e->time == t && same_v3(e->up, up))
-            return (root_sample){e->t, e->yaw};
+        if (e->serial == serial && e->track == track && e->time == t)
+            return (root_sample){e->t, e->yaw, e->key};
     }
-    root_sample r = sample_track(clip, track, up, t);
+    root_sample r = sample_track(clip, track, up, t, key);
     struct rune_root_memo_sample *e = &memo->sample[memo->next_sample++ % RUNE_ROOT_MEMO_SAMPLES];
-    *e = (struct rune_root_memo_sample){serial, track, t, up, r.t, r.yaw};
+    *e = (struct rune_root_memo_sample){serial, track, t, r.key, r.t, r.yaw};
     return r;
 }
 
@@ -72,14 +86,16 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
 
 static struct rune_root_memo_cycle measure_cycle(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
 {
-    root_sample start = sample(clip, track, up, 0.0, NULL);
-    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, up, start.t, sample(clip, track, up, len, NULL).t,
-                                     0.0};
+    root_sample start = sample(clip, track, up, 0.0, 0, NULL);
+    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, start.t,
+                                     sample(clip, track, up, len, 0, NULL).t, 0.0};
     double prev = start.yaw;
+    uint32_t key = start.key;
     for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
-        double y = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, NULL).yaw;
-        c.yaw += wrap_angle(y - prev);
-        prev = y;
+        root_sample s = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, key, NULL);
+        c.yaw += wrap_angle(s.yaw - prev);
+        prev = s.yaw;
+        key = s.key;
     }
     return c;
 }
@@ -94,7 +110,7 @@ static struct rune_root_memo_cycle cycle_of(const rune_clip *clip, int32_t track
     uint64_t serial = rune_clip_serial(clip);
     for (size_t i = 0; i < RUNE_ROOT_MEMO_CYCLES; i++) {
         const struct rune_root_memo_cycle *e = &memo->cycle[i];
-        if (e->serial == serial && e->track == track && same_v3(e->up, up))
+        if (e->serial == serial && e->track == track)
             return *e;
     }
     struct rune_root_memo_cycle *e = &memo->cycle[memo->next_cycle++ % RUNE_ROOT_MEMO_CYCLES];
@@ -126,7 +142,8 @@ rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root,
         from = fmin(fmax(from, 0.0), len);
         to = fmin(fmax(to, 0.0), len);
     }
-    root_sample a = sample(clip, track, up, from, memo), b2 = sample(clip, track, up, to, memo);
+    memo = memo_for(memo, up);
+    root_sample a = sample(clip, track, up, from, 0, memo), b2 = sample(clip, track, up, to, a.key, memo);
     double yaw = wrap_angle(b2.yaw - a.yaw);
     double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
     if (cycles != 0.0) {

@@ -364,6 +364,8 @@ static void test_sample_cache_matches_sampler(void **state)
             float worst = 0.0f;
             rune_sample_cache *cache;
             assert_int_equal(rune_sample_cache_create(clip, levels[l], NULL, &cache, NULL), RUNE_OK);
+            uint32_t near_key[64] = {0}; /* rune_clip_sample_transform_near's, per track */
+            assert_true(rune_sample_cache_lane_count(cache) <= 64);
             /* forward play, a seek back, times before and after the keys */
             for (int step = 0; step < 400; step++) {
                 float t = step < 300   ? (float)step * 0.0071f
@@ -395,6 +397,24 @@ static void test_sample_cache_matches_sampler(void **state)
                         float one[7] = {at.x, at.y, at.z, r.x, r.y, r.z, r.w};
                         float batch[7] = {s.x[k], s.y[k], s.z[k], s.qx[k], s.qy[k], s.qz[k], s.qw[k]};
                         assert_memory_equal(one, batch, sizeof one);
+                    }
+                    /* from any starting key (the last step's: the play's
+                     * usual case; none; one past every track) the same
+                     * bits, and the key it leaves starts a search that
+                     * ends where it is */
+                    uint32_t guesses[3] = {near_key[k], 0, UINT32_MAX};
+                    for (int g = 0; g < 3; g++) {
+                        uint32_t key = guesses[g], again;
+                        rune_vec3 at2;
+                        rune_quat r2;
+                        rune_clip_sample_transform_near(clip, k, t, &key, &at2, &r2);
+                        assert_memory_equal(&at2, &at, sizeof at);
+                        assert_memory_equal(&r2, &r, sizeof r);
+                        again = key;
+                        rune_clip_sample_transform_near(clip, k, t, &again, &at2, &r2);
+                        assert_int_equal(again, key);
+                        if (g == 0)
+                            near_key[k] = key;
                     }
                 }
             }

@@ -149,6 +149,51 @@ static void test_root_rig_space(void **state)
     rune_rig_destroy(rig);
 }
 
+/* A memo gives the bits the memo-less call gives, across loop crossings,
+ * a speed change, a backward step and a change of up axis (which empties
+ * it); and a whole cycle travels end minus start: a clip walking 2 units
+ * along x in 1 s (keys at 0, 0.5 and 1, the middle one eased) and turning
+ * 60 degrees about y crosses 3 boundaries in 3 s and reports 6 units and
+ * 180 degrees. */
+static void test_root_memo_same_bits(void **state)
+{
+    (void)state;
+    const rune_joint_desc j[] = {{"Root", NULL, {{0, 0, 0}, {0, 0, 0, 1}}}};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(j, 1, NULL, &rig, NULL), RUNE_OK);
+    rune_key_pose_desc k[3];
+    for (int i = 0; i < 3; i++)
+        k[i] = (rune_key_pose_desc){"", "Root", {(float)i, 0.1f * (float)i, 0}, {0, 0, 0, 1}, 1, 0,
+                                    i == 1 ? RUNE_EASE_QUAD : RUNE_EASE_LINEAR, RUNE_EASE_IN};
+    k[1].r = rune_q_axis_angle(rune_v3(0, 1, 0), 0.5f);
+    k[2].r = rune_q_axis_angle(rune_v3(0, 1, 0), 1.0471976f);
+    rune_keyframe_desc kf[3] = {{0.0f, &k[0], 1}, {0.5f, &k[1], 1}, {1.0f, &k[2], 1}};
+    rune_sequence_desc d = {"walk", 0, true, 0, kf, 3, NULL, 0};
+    rune_clip *clip;
+    rune_binding *b;
+    assert_int_equal(rune_clip_compile(&d, NULL, &clip, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig, clip, NULL, NULL, &b, NULL), RUNE_OK);
+    rune_vec3 y = rune_v3(0, 1, 0), z = rune_v3(0, 0, 1);
+    rune_root_travel whole = rune_root_clip_travel(b, 0, y, 0.25, 3.25);
+    near(whole.t.x, 6, 1e-5f);
+    near(whole.t.y, 0.6f, 1e-5f);
+    near(whole.yaw, 3.14159265f, 1e-5f);
+    rune_root_memo memo;
+    rune_root_memo_reset(&memo);
+    double from = 0.0;
+    for (int f = 0; f < 240; f++) {
+        double to = from + (f == 100 ? -0.3 : f < 120 ? 0.0371 : 0.0613);
+        rune_vec3 up = (f / 40) % 2 ? z : y;
+        rune_root_travel a = rune_root_clip_travel(b, 0, up, from, to);
+        rune_root_travel m = rune_root_clip_travel_memo(b, 0, up, from, to, &memo);
+        assert_memory_equal(&a, &m, sizeof a);
+        from = to;
+    }
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_skinning_at_rest_is_identity),
         cmocka_unit_test(test_root_strip_and_axis),
         cmocka_unit_test(test_root_rig_space),
+        cmocka_unit_test(test_root_memo_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

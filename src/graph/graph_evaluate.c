@@ -26,11 +26,12 @@ static void mean2(const rune_pose *a, float wa, const rune_pose *b, float wb, ru
     rune_mix_mean(cs, 2, RUNE_SIMD_AUTO, out);
 }
 
-static void layer_pose(rune_graph_instance *inst, size_t li)
+void rune__graph_layer_pose(rune_graph_instance *inst, size_t li)
 {
     layer_run *l = &inst->layers[li];
     bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
     rune_pose *last = &l->pose[LP_LAST], *last_ref = &l->pose[LP_LAST_REF];
+    l->last_fresh = l->fading;
     if (!l->fading) {
         side(inst, l, l->cur, false, additive, last, last_ref);
         return;
@@ -46,8 +47,9 @@ static void layer_pose(rune_graph_instance *inst, size_t li)
 /* A steady layer (an override layer that is not fading) is laid straight
  * from its play, without a layer pose: its pose is needed again only to
  * freeze an interrupted fade, and a layer that is not fading cannot be
- * interrupted on the next update. The first one, when it is the first
- * layer, is sampled straight into `out`. */
+ * interrupted on the next update (a fade interrupted before any
+ * evaluation blends its pose then: graph_update.c's fire). The first
+ * one, when it is the first layer, is sampled straight into `out`. */
 static bool steady(const rune_graph_instance *inst, size_t li)
 {
     return inst->g->layers[li].blend == RUNE_LAYER_OVERRIDE && !inst->layers[li].fading;
@@ -78,7 +80,7 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
             rune_motion_player_layer(inst->slots[l->cur].player, out, gl->mask, l->weight.weight);
             continue;
         }
-        layer_pose(inst, li);
+        rune__graph_layer_pose(inst, li);
         const rune_pose *ref = gl->blend == RUNE_LAYER_ADDITIVE ? &l->pose[LP_LAST_REF] : NULL;
         rune_mix_layer(out, &l->pose[LP_LAST], ref, gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
     }

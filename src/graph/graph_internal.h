@@ -72,6 +72,7 @@ typedef struct layer_run {
     bool fading;
     float elapsed, duration;
     bool interruptible;
+    bool last_fresh; /* pose[LP_LAST] is this fade's: evaluated since it began */
     rune_fade weight;
     uint32_t route[RUNE_GRAPH_MAX_ROUTE]; /* graph-global transition indexes */
     size_t route_len, route_pos;
@@ -91,6 +92,9 @@ struct rune_graph_instance {
 /* The blend weight of a layer's destination during its fade (1 when not
  * fading). */
 float rune__graph_alpha(const layer_run *l);
+/* Evaluates a fading layer's blended pose (and additive reference) into
+ * its LP_LAST poses at the plays' current times (graph_evaluate.c). */
+void rune__graph_layer_pose(rune_graph_instance *inst, size_t li);
 /* Adopts sync-group phases after the plays have advanced. */
 void rune__graph_sync(rune_graph_instance *inst);
 /* Maps the leader's clip time onto the follower's clip through their shared

@@ -64,7 +64,12 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
     layer_run *l = &inst->layers[li];
     uint32_t to = g->layers[li].first_state + t->to;
     if (l->fading) {
-        /* an interruption: the last blended pose is the new, frozen source */
+        /* an interruption: the last blended pose is the new, frozen
+         * source; a fade that no evaluation has blended yet (updates
+         * without evaluations between) is blended now, at the plays'
+         * times, instead of freezing an older fade's pose */
+        if (!l->last_fresh)
+            rune__graph_layer_pose(inst, li);
         rune_pose_copy(&l->pose[LP_FROZEN], &l->pose[LP_LAST]);
         rune_pose_copy(&l->pose[LP_FROZEN_REF], &l->pose[LP_LAST_REF]);
         release(inst, l->src);
@@ -84,6 +89,7 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
     rune_motion_player_set_progress(p->player, 0.0);
     rune_motion_player_set_params(p->player, inst->params);
     l->cur = slot;
+    l->last_fresh = false;
     l->elapsed = 0.0f;
     l->duration = t->duration;
     l->interruptible = t->interruptible;

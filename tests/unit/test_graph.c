@@ -268,6 +268,54 @@ static void test_layer_view(void **state)
     free_world(&w);
 }
 
+/* A fade interrupted before any evaluation has blended it (updates
+ * without evaluations between: a character the game updates but does not
+ * pose this frame) freezes the fade's pose at the interruption, not an
+ * older fade's or an unset one (docs/semantics.md). Worked by hand: A
+ * moves Arm 0 -> 1 in 1 s, B 0 -> 2; A -> B on a trigger at A's 0.5 s
+ * (0.4 s fade); 0.2 s later A is at 0.7 (x 0.7), B at 0.2 (x 0.4), alpha
+ * 0.5, and a trigger sends B back to A: frozen x = 0.5 x 0.7 + 0.5 x 0.4
+ * = 0.55, which the next evaluation shows at alpha 0. */
+static void test_interrupt_before_evaluate(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, -1, "A"}, {w.motion[1], 1, -1, "B"}};
+    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc ts[2] = {{0, 1, 0.4f, false, 0, true, &go, 1}, {1, 0, 0.4f, false, 0, true, &go, 1}};
+    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 1, states, 2, 0, ts, 2, NULL, 0, NULL};
+    rune_graph_desc d = {params, 1, &layer, 1, NULL};
+    rune_graph *g;
+    rune_graph_instance *inst;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
+    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
+    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    rune_pose out;
+    assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
+    rune_graph_update(inst, 0.25f, NULL, 0);
+    rune_graph_evaluate(inst, &out); /* A steady: laid straight, no layer pose kept */
+    near(out.tx[1], 0.25f, 1e-6f);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.25f, NULL, 0); /* A -> B at A's 0.5 */
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.2f, NULL, 0); /* B -> A interrupts at alpha 0.5 */
+    rune_graph_layer_view v = rune_graph_layer_view_of(inst, 0);
+    assert_true(v.interrupted && v.state == 0);
+    rune_graph_evaluate(inst, &out);
+    near(out.tx[1], 0.55f, 1e-6f);
+    near(out.coverage[1], 1.0f, 0.0f);
+    /* 0.2 s on, halfway from the frozen 0.55 to the new A at 0.2 */
+    rune_graph_update(inst, 0.2f, NULL, 0);
+    rune_graph_evaluate(inst, &out);
+    near(out.tx[1], 0.5f * 0.55f + 0.5f * 0.2f, 1e-6f);
+    rune_pose_release(&out);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_graph_validation),
         cmocka_unit_test(test_graph_frames_allocate_nothing),
         cmocka_unit_test(test_layer_view),
+        cmocka_unit_test(test_interrupt_before_evaluate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

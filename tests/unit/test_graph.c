@@ -218,6 +218,23 @@ static void test_graph_frames_allocate_nothing(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* One override layer (weight `weight`) of states A and B, the world's
+ * two clips, with a `fade` s interruptible transition each way on one
+ * trigger (parameter 0). */
+static void trigger_graph(world *w, float fade, float weight, rune_graph **g, rune_graph_instance **inst)
+{
+    make_world(w, NULL);
+    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
+    rune_state_desc states[2] = {{w->motion[0], 1, -1, "A"}, {w->motion[1], 1, -1, "B"}};
+    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc ts[2] = {{0, 1, fade, false, 0, true, &go, 1}, {1, 0, fade, false, 0, true, &go, 1}};
+    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, weight, states, 2, 0, ts, 2, NULL, 0, NULL};
+    rune_graph_desc d = {params, 1, &layer, 1, NULL};
+    assert_int_equal(rune_graph_create(&d, w->rig, NULL, g, NULL), RUNE_OK);
+    const rune_binding *binds[2] = {w->bind[0], w->bind[1]};
+    assert_int_equal(rune_graph_instance_create(*g, binds, NULL, inst, NULL), RUNE_OK);
+}
+
 /* What tools read of a layer (rune_graph_layer_view_of): the state, the
  * state faded from and how far, and a fade that starts from the frozen
  * pose of an interrupted transition. Worked by hand: a 0.3 s transition
@@ -227,18 +244,9 @@ static void test_layer_view(void **state)
 {
     (void)state;
     world w;
-    make_world(&w, NULL);
-    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
-    rune_state_desc states[2] = {{w.motion[0], 1, -1, "A"}, {w.motion[1], 1, -1, "B"}};
-    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
-    rune_transition_desc ts[2] = {{0, 1, 0.3f, false, 0, true, &go, 1}, {1, 0, 0.3f, false, 0, true, &go, 1}};
-    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 0.8f, states, 2, 0, ts, 2, NULL, 0, NULL};
-    rune_graph_desc d = {params, 1, &layer, 1, NULL};
     rune_graph *g;
     rune_graph_instance *inst;
-    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
-    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
-    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    trigger_graph(&w, 0.3f, 0.8f, &g, &inst);
     rune_graph_update(inst, 0.1f, NULL, 0);
     rune_graph_layer_view v = rune_graph_layer_view_of(inst, 0);
     assert_int_equal(v.state, 0); /* A, not fading */
@@ -280,18 +288,9 @@ static void test_interrupt_before_evaluate(void **state)
 {
     (void)state;
     world w;
-    make_world(&w, NULL);
-    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
-    rune_state_desc states[2] = {{w.motion[0], 1, -1, "A"}, {w.motion[1], 1, -1, "B"}};
-    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
-    rune_transition_desc ts[2] = {{0, 1, 0.4f, false, 0, true, &go, 1}, {1, 0, 0.4f, false, 0, true, &go, 1}};
-    rune_layer_desc layer = {RUNE_LAYER_OVERRIDE, 1, states, 2, 0, ts, 2, NULL, 0, NULL};
-    rune_graph_desc d = {params, 1, &layer, 1, NULL};
     rune_graph *g;
     rune_graph_instance *inst;
-    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
-    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
-    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    trigger_graph(&w, 0.4f, 1.0f, &g, &inst);
     rune_pose out;
     assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
     rune_graph_update(inst, 0.25f, NULL, 0);

@@ -50,15 +50,10 @@ void rune__graph_layer_pose(rune_graph_instance *inst, size_t li)
  * interrupted on the next update (a fade interrupted before any
  * evaluation blends its pose then: graph_update.c's fire). The first
  * one, when it is the first layer, is sampled straight into `out`. */
-static bool steady(const rune_graph_instance *inst, size_t li)
-{
-    return inst->g->layers[li].blend == RUNE_LAYER_OVERRIDE && !inst->layers[li].fading;
-}
-
 static bool first_in_place(const rune_graph_instance *inst, const rune_pose *out)
 {
     const rune_graph *g = inst->g;
-    return g->layer_count > 0 && steady(inst, 0) && out->count == g->joint_count &&
+    return g->layer_count > 0 && rune__graph_layer_steady(inst, 0) && out->count == g->joint_count &&
            out->stride == inst->pose_stride && out->curve_count == g->curve_count;
 }
 
@@ -76,7 +71,7 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
     for (; li < g->layer_count; li++) {
         const graph_layer *gl = &g->layers[li];
         layer_run *l = &inst->layers[li];
-        if (steady(inst, li)) {
+        if (rune__graph_layer_steady(inst, li)) {
             rune_motion_player_layer(inst->slots[l->cur].player, out, gl->mask, l->weight.weight);
             continue;
         }

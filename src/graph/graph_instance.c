@@ -172,18 +172,32 @@ size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, r
     return n;
 }
 
-/* The poses evaluating layer li writes or reads (graph_evaluate.c): a
- * fade's two sides and their mean, an additive layer's pose and
- * reference; a steady override layer has none. Stage 2 asks for their
- * structs, stage 3 for their lanes. */
+/* The poses evaluating layer li writes or reads (graph_evaluate.c): its
+ * pose (and an additive layer's reference); during a fade the two sides
+ * (and references), and the frozen pose a frozen source copies; none
+ * for a steady layer. Stage 2 asks for their structs, stage 3 for their
+ * lanes. */
 static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li, int stage)
 {
+    if (rune__graph_layer_steady(inst, li))
+        return;
     const layer_run *l = &inst->layers[li];
     bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
-    static const enum layer_pose fading[] = {LP_A, LP_B, LP_LAST, LP_REF_A, LP_REF_B, LP_LAST_REF};
-    static const enum layer_pose steady[] = {LP_LAST, LP_LAST_REF};
-    const enum layer_pose *which = l->fading ? fading : steady;
-    size_t n = l->fading || additive ? (l->fading ? 3 : 1) * (additive ? 2 : 1) : 0;
+    enum layer_pose which[LP_COUNT];
+    size_t n = 0;
+    which[n++] = LP_LAST;
+    if (additive)
+        which[n++] = LP_LAST_REF;
+    if (l->fading) {
+        which[n++] = LP_A, which[n++] = LP_B;
+        if (additive)
+            which[n++] = LP_REF_A, which[n++] = LP_REF_B;
+    }
+    if (l->fading && l->frozen) {
+        which[n++] = LP_FROZEN;
+        if (additive)
+            which[n++] = LP_FROZEN_REF;
+    }
     for (size_t k = 0; k < n; k++) {
         if (stage == 2)
             rune__prefetch_range(&l->pose[which[k]], sizeof l->pose[0], false);

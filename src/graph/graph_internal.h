@@ -89,6 +89,14 @@ struct rune_graph_instance {
     size_t pose_stride; /* the lanes of its layers' poses */
 };
 
+/* Whether layer li is steady: an override layer not fading, which
+ * evaluation lays straight from its play, with no layer pose
+ * (graph_evaluate.c; the prefetch asks for no pose of it). */
+static inline bool rune__graph_layer_steady(const rune_graph_instance *inst, size_t li)
+{
+    return inst->g->layers[li].blend == RUNE_LAYER_OVERRIDE && !inst->layers[li].fading;
+}
+
 /* The blend weight of a layer's destination during its fade (1 when not
  * fading). */
 float rune__graph_alpha(const layer_run *l);

@@ -194,8 +194,9 @@ RUNE_API bool rune_character_control_state(const rune_character *ch, uint32_t id
  * transitions), mix tracks and graph poses by priority, extract and remove
  * root motion, apply controls, and (when asked for) compute model
  * matrices. Signals are queued for rune_character_deliver. Fails only
- * when the mixer's scratch cannot grow (RUNE_E_NOMEM, warm-up only); the
- * pose is then the last frame's. */
+ * when the mixer's scratch cannot grow (RUNE_E_NOMEM, warm-up only),
+ * before anything moves: no play advanced and the pose is the last
+ * frame's. */
 RUNE_API rune_status rune_character_update(rune_character *ch, float dt, rune_error *err);
 /** Calls fn for each signal of the last update, in order (event.source is
  * the play's handle), then empties the queue: callbacks see the new pose. */

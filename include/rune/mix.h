@@ -266,6 +266,12 @@ RUNE_API void rune_animator_advance(rune_animator *anim, float dt);
  * The same as rune_animator_compose then rune_animator_apply_controls. */
 RUNE_API rune_status rune_animator_evaluate(rune_animator *anim, const rune_contribution *extra, size_t extra_count,
                                    rune_error *err);
+/** Grows composition's scratch for the live tracks and `extra_count`
+ * contributions (warm-up only: nothing once it has grown), so that a
+ * compose of no more cannot fail. A caller that samples a contribution
+ * into the animator's own pose (rune_animator_pose_edit) calls it first,
+ * so that running out of memory leaves the last frame's pose. */
+RUNE_API rune_status rune_animator_reserve(rune_animator *anim, size_t extra_count, rune_error *err);
 /** The first half of evaluate: composition alone (a caller edits the
  * composed pose, e.g. removes root motion, before the controls run). */
 RUNE_API rune_status rune_animator_compose(rune_animator *anim, const rune_contribution *extra, size_t extra_count,

@@ -84,12 +84,19 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
 {
     if (!isfinite(dt))
         dt = 0.0f;
+    /* the mixer's scratch before anything moves: a sole run samples into
+     * the animator's pose, which a compose failing after it would leave
+     * half made (runs only retire during the frame, so this many is the
+     * most compose will be handed) */
+    rune_status st = rune_animator_reserve(ch->anim, ch->live_motion_count + ch->live_graph_count, err);
+    if (st)
+        return st;
     rune_signal_queue *q = rune_animator_signals(ch->anim);
     rune_animator_advance(ch->anim, dt);
     size_t n = advance_motions(ch, dt, q, 0);
     n = advance_graphs(ch, dt, q, n);
     ch->matrices_fresh = false;
-    rune_status st = rune_animator_compose(ch->anim, ch->extra, n, err);
+    st = rune_animator_compose(ch->anim, ch->extra, n, err);
     if (st)
         return st;
     ch->root_delta = (rune_root_delta){0.0f, 0.0f, 0.0f};

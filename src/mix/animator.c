@@ -205,6 +205,13 @@ static bool reserve_scratch(rune_animator *a, size_t n)
                       sizeof *a->order);
 }
 
+rune_status rune_animator_reserve(rune_animator *a, size_t extra_count, rune_error *err)
+{
+    if (!reserve_scratch(a, a->live_tracks + extra_count + 1))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory composing a frame");
+    return RUNE_OK;
+}
+
 rune_status rune_animator_compose(rune_animator *a, const rune_contribution *extra, size_t extra_count,
                                   rune_error *err)
 {
@@ -212,8 +219,9 @@ rune_status rune_animator_compose(rune_animator *a, const rune_contribution *ext
     bool inputs = n > 0 || a->controls.count > 0;
     if (!inputs && !a->composed_something)
         return RUNE_OK; /* the final pass already left the pose at rest */
-    if (!reserve_scratch(a, n + 1))
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory composing a frame");
+    rune_status st = rune_animator_reserve(a, extra_count, err);
+    if (st)
+        return st;
     size_t k = 0;
     for (size_t i = 0; i < a->live_tracks; i++) {
         const rune_track *t = &a->slots[a->live[i]].track;

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -424,6 +425,46 @@ static void test_sole_graph_in_place(void **state)
     rune_library_destroy(w.lib);
 }
 
+/* A character's first frame grows the mixer's scratch; when that fails
+ * the frame does nothing: RUNE_E_NOMEM, the pose still the last frame's
+ * (here the rest pose: a sole graph samples into the character's own
+ * pose, so the scratch is grown before it does), no play advanced -- the
+ * next frame gives what a character that never failed gives on its first. */
+static void test_sole_graph_out_of_memory(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    rune_character *ch[2];
+    rune_character_desc d = {.lib = w.lib, .root_joint = 0};
+    for (int i = 0; i < 2; i++) {
+        uint32_t g;
+        assert_int_equal(rune_character_create(&d, &ca.iface, &ch[i], NULL), RUNE_OK);
+        start_crowd(&w, ch[i], 0, &g, false);
+    }
+    const rune_pose *p = rune_character_pose(ch[0]);
+    size_t lanes = 7 * p->stride; /* translation and rotation lanes, side by side */
+    float *before = malloc((lanes + p->count) * sizeof *before);
+    memcpy(before, p->tx, lanes * sizeof *before);
+    memcpy(before + lanes, p->coverage, p->count * sizeof *before);
+    ca.fail_at = ca.attempts + 1;
+    rune_error err;
+    assert_int_equal(rune_character_update(ch[0], 1.0f / 30.0f, &err), RUNE_E_NOMEM);
+    assert_memory_equal(p->tx, before, lanes * sizeof *before);
+    assert_memory_equal(p->coverage, before + lanes, p->count * sizeof *before);
+    ca.fail_at = 0;
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(rune_character_update(ch[i], 1.0f / 30.0f, NULL), RUNE_OK);
+    assert_true(pose_difference(rune_character_pose(ch[0]), rune_character_pose(ch[1])) == 0.0f);
+    free(before);
+    for (int i = 0; i < 2; i++)
+        rune_character_destroy(ch[i]);
+    rune_library_destroy(w.lib);
+    assert_int_equal(ca.live_bytes, 0);
+}
+
 /* A crowd through batches of 0, 1 and 3 workers: the same poses and root
  * travel, and after warm-up no allocation per frame, even while graphs are
  * stopped and started again (their instances are reused). */
@@ -567,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_equivalent_paths),
         cmocka_unit_test(test_crossfade_matches_tracks),
         cmocka_unit_test(test_sole_graph_in_place),
+        cmocka_unit_test(test_sole_graph_out_of_memory),
         cmocka_unit_test(test_lookups),
         cmocka_unit_test(test_batch_crowd),
         cmocka_unit_test(test_allocation_failures),

@@ -215,6 +215,7 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
     int rc = !c.chars || graph_crowd_library(s, &graph) || rune_batch_create(workers, &bench_counting, &c.batch, NULL);
     rune_character_desc cd = {.lib = s->lib, .root_joint = 0, .matrices = true, .simd = p->level};
     size_t fading = 0;
+    long long before = atomic_load(&live_bytes);
     for (size_t i = 0; !rc && i < count; i++) {
         uint32_t h;
         rune_play_params pp = {.fade = 0.0f, .weight = 1.0f, .speed = 0.9f + 0.2f * (float)(i % 11) / 11.0f};
@@ -233,10 +234,12 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
         }
     }
     if (!rc) {
+        double kb = (double)(atomic_load(&live_bytes) - before) / (double)count / 1000.0;
         bench_row row = bench_row_make("", "ms/frame", 0, 0);
         snprintf(row.id, sizeof row.id, "graph_crowd_%zu_w%zu", count, workers);
-        snprintf(row.label, sizeof row.label, "%zu x (2-layer graph, %.0f%% cross-fading + root motion + matrices), %zu worker%s",
-                 count, 100.0 * (double)fading / (double)count, workers, workers == 1 ? "" : "s");
+        snprintf(row.label, sizeof row.label,
+                 "%zu x (2-layer graph, %.0f%% cross-fading + root motion + matrices), %.1f KB each, %zu worker%s",
+                 count, 100.0 * (double)fading / (double)count, kb, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = graph_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, (double)fading / (double)count);
         bench_report_row(p->report, &row);

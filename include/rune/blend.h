@@ -91,6 +91,15 @@ typedef struct rune_motion_player rune_motion_player;
  * allocate. */
 RUNE_API rune_status rune_motion_player_create(const rune_motion *motion, const rune_binding *const *bindings,
                                       const rune_allocator *alloc, rune_motion_player **out, rune_error *err);
+/** The same without the time-0 samplers: one sampler a leaf, for a play
+ * that is not an additive layer (a character's motion track, a graph's
+ * override layer). rune_motion_player_sample_reference still works: it
+ * samples through the live samplers, with the same bits (a sampler's
+ * result does not depend on where its cursors were), which then find
+ * their place again on the next frame. */
+RUNE_API rune_status rune_motion_player_create_live(const rune_motion *motion, const rune_binding *const *bindings,
+                                                    const rune_allocator *alloc, rune_motion_player **out,
+                                                    rune_error *err);
 RUNE_API void rune_motion_player_destroy(rune_motion_player *player);
 /** Puts a player back as created: progress 0, no parameters applied,
  * every sampler's cursors forgotten. Allocates nothing (players are

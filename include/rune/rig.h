@@ -112,6 +112,15 @@ RUNE_API void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entr
  * poses without a remainder. */
 #define RUNE_POSE_LANES 16
 
+/** The `stride` of a pose of `joints` joints: the count rounded up to
+ * RUNE_POSE_LANES, at least RUNE_POSE_LANES (a pose always has lanes to
+ * point at). */
+static inline size_t rune_pose_stride(size_t joints)
+{
+    size_t stride = (joints + RUNE_POSE_LANES - 1) / RUNE_POSE_LANES * RUNE_POSE_LANES;
+    return stride ? stride : RUNE_POSE_LANES;
+}
+
 /** Local motor transforms (translation, rotation, scale) and coverage for
  * every joint of a rig, in structure-of-arrays form: one array per
  * channel, each `stride` floats (the joint count rounded up to

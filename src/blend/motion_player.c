@@ -100,8 +100,10 @@ static void expand(rune_motion_player *p, const float *params, uint32_t node, fl
     }
 }
 
-rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings,
-                                      const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
+/* A player; `reference`: with the time-0 samplers (else its reference
+ * tracks sample through the live ones). */
+static rune_status create(const rune_motion *m, const rune_binding *const *bindings, bool reference,
+                          const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
 {
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
@@ -125,19 +127,33 @@ rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *
         p->length[i] = rune_clip_length(c);
         p->loop[i] = rune_clip_loops(c);
         /* the reference keeps its own sampler, so sampling time 0 does
-         * not move the live one's cursors */
-        for (size_t k = i; k < 2 * L; k += L) {
+         * not move the live one's cursors (without one it shares the
+         * live sampler: cache[L + i] stays NULL) */
+        for (size_t k = i; k < (reference ? 2 * L : L); k += L) {
             if ((st = rune_binding_sampler_create(p->binding[i], RUNE_SIMD_AUTO, alloc, &p->cache[k], err))) {
                 rune_motion_player_destroy(p);
                 return st;
             }
-            p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k]};
         }
+        for (size_t k = i; k < 2 * L; k += L)
+            p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k] ? p->cache[k] : p->cache[i]};
     }
     p->expanded = false; /* the cycle duration again, with the clips' lengths */
     rune_motion_player_set_params(p, NULL);
     *out = p;
     return RUNE_OK;
+}
+
+rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings,
+                                      const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
+{
+    return create(m, bindings, true, alloc, out, err);
+}
+
+rune_status rune_motion_player_create_live(const rune_motion *m, const rune_binding *const *bindings,
+                                           const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
+{
+    return create(m, bindings, false, alloc, out, err);
 }
 
 void rune_motion_player_destroy(rune_motion_player *p)
@@ -156,7 +172,8 @@ void rune_motion_player_reset(rune_motion_player *p)
     p->phase = 0.0;
     rune_motion_player_set_params(p, NULL);
     for (size_t i = 0; i < 2 * p->leaves; i++)
-        rune_sample_cache_reset(p->cache[i]);
+        if (p->cache[i])
+            rune_sample_cache_reset(p->cache[i]);
 }
 
 const rune_motion *rune_motion_player_motion(const rune_motion_player *p) { return p->m; }

@@ -48,8 +48,8 @@ static rune_status motion_slot(rune_character *ch, uint32_t motion, size_t *slot
     if (!(r->params = rune__calloc(&ch->alloc, params, sizeof(float))))
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory playing a motion");
     if (!st)
-        st = rune_motion_player_create(rune_library_motion(ch->lib, motion), rune_library_bindings(ch->lib),
-                                       &ch->alloc, &r->player, err);
+        st = rune_motion_player_create_live(rune_library_motion(ch->lib, motion), rune_library_bindings(ch->lib),
+                                            &ch->alloc, &r->player, err);
     if (!st)
         st = rune_pose_init_rig(&r->pose, ch->rig, &ch->alloc, err);
     if (st) {

@@ -17,7 +17,7 @@ void rune_graph_instance_destroy(rune_graph_instance *inst)
         rune_motion_player_destroy(inst->slots[i].player);
     for (size_t li = 0; inst->layers && li < g->layer_count; li++)
         for (size_t k = 0; k < LP_COUNT; k++)
-            rune_pose_release(&inst->layers[li].pose[k]);
+            rune_pose_release(&inst->layers[li].pose[k]); /* one never made is all zero: a no-op */
     rune__free(&a, inst->params, g->param_count, sizeof *inst->params);
     rune__free(&a, inst->slots, 2 * g->state_count, sizeof *inst->slots);
     rune__free(&a, inst->state_loops, g->state_count, sizeof *inst->state_loops);
@@ -39,7 +39,8 @@ static void start_layer(rune_graph_instance *inst, size_t li)
     inst->slots[l->cur].live = true;
     l->weight = (rune_fade){gl->weight > 0.0f ? gl->weight : 0.0f, gl->weight > 0.0f ? gl->weight : 0.0f, 0.0f, false};
     for (size_t k = 0; k < LP_COUNT; k++)
-        rune_pose_reset(&l->pose[k]);
+        if (l->pose[k].block)
+            rune_pose_reset(&l->pose[k]);
 }
 
 void rune_graph_instance_reset(rune_graph_instance *inst)
@@ -50,13 +51,52 @@ void rune_graph_instance_reset(rune_graph_instance *inst)
     for (size_t i = 0; i < 2 * g->state_count; i++) {
         inst->slots[i].live = false;
         inst->slots[i].from = 0.0;
-        rune_motion_player_reset(inst->slots[i].player);
+        if (inst->slots[i].player)
+            rune_motion_player_reset(inst->slots[i].player);
     }
     for (size_t li = 0; li < g->layer_count; li++)
         start_layer(inst, li);
 }
 
 const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst) { return inst->g; }
+
+/* What an instance makes up front is what its graph can use, no more
+ * (a crowd's characters each hold one). A state's second play slot is
+ * taken only by a transition into the state while it plays: one from
+ * itself, or (through a travel route) from any state. A layer's poses
+ * are read only while it fades, which takes a transition that lasts;
+ * an additive layer also keeps its pose and reference between fades. */
+static bool second_slot_used(const rune_graph *g, uint32_t state)
+{
+    for (size_t li = 0; li < g->layer_count; li++) {
+        const graph_layer *gl = &g->layers[li];
+        for (uint32_t k = 0; k < gl->transition_count; k++) {
+            const graph_transition *t = &g->transitions[gl->first_transition + k];
+            if (gl->first_state + t->to == state && (t->from == -1 || (uint32_t)t->from == t->to))
+                return true;
+        }
+    }
+    return false;
+}
+
+static size_t layer_poses_used(const rune_graph *g, size_t li)
+{
+    const graph_layer *gl = &g->layers[li];
+    for (uint32_t k = 0; k < gl->transition_count; k++)
+        if (g->transitions[gl->first_transition + k].duration > 0.0f)
+            return LP_COUNT;
+    return gl->blend == RUNE_LAYER_ADDITIVE ? LP_LAST_REF + 1 : 0; /* LP_LAST, LP_LAST_REF */
+}
+
+/* Whether a state sits on an additive layer (its plays sample their
+ * reference every frame, through samplers of their own). */
+static bool state_additive(const rune_graph *g, uint32_t state)
+{
+    for (size_t li = 0; li < g->layer_count; li++)
+        if (state >= g->layers[li].first_state && state < g->layers[li].first_state + g->layers[li].state_count)
+            return g->layers[li].blend == RUNE_LAYER_ADDITIVE;
+    return false;
+}
 
 rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *const *bindings,
                                        const rune_allocator *alloc, rune_graph_instance **out, rune_error *err)
@@ -76,18 +116,22 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
     if (!inst->params || !inst->slots || !inst->state_loops || !inst->layers)
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph instance");
     for (size_t i = 0; !st && i < 2 * g->state_count; i++) {
-        inst->slots[i].state = (uint32_t)(i / 2);
-        st = rune_motion_player_create(g->states[i / 2].motion, bindings, alloc,
-                                       &inst->slots[i].player, err);
+        uint32_t s = (uint32_t)(i / 2);
+        inst->slots[i].state = s;
+        if (i % 2 && !second_slot_used(g, s))
+            continue;
+        const rune_motion *m = g->states[s].motion;
+        st = state_additive(g, s) ? rune_motion_player_create(m, bindings, alloc, &inst->slots[i].player, err)
+                                  : rune_motion_player_create_live(m, bindings, alloc, &inst->slots[i].player, err);
     }
     for (size_t li = 0; !st && li < g->layer_count; li++)
-        for (size_t k = 0; !st && k < LP_COUNT; k++)
+        for (size_t k = 0; !st && k < layer_poses_used(g, li); k++)
             st = rune_pose_init_curves(&inst->layers[li].pose[k], g->joint_count, g->curve_count, alloc, err);
     if (st) {
         rune_graph_instance_destroy(inst);
         return st;
     }
-    inst->pose_stride = g->layer_count ? inst->layers[0].pose[LP_LAST].stride : 0;
+    inst->pose_stride = rune_pose_stride(g->joint_count);
     for (size_t s = 0; s < g->state_count; s++)
         inst->state_loops[s] = rune_motion_player_loops(inst->slots[2 * s].player);
     rune_graph_instance_reset(inst);

@@ -80,8 +80,10 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
         l->src = l->cur;
         l->frozen = false;
     }
+    /* the second slot when the first plays (made only for the states a
+     * transition can enter while they play: graph_instance.c) */
     int32_t slot = (int32_t)(2 * to);
-    if (inst->slots[slot].live)
+    if (inst->slots[slot].live && inst->slots[slot + 1].player)
         slot++;
     play_slot *p = &inst->slots[slot];
     p->live = true;

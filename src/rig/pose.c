@@ -26,9 +26,7 @@ rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, 
     alloc = rune__alloc_or_default(alloc);
     memset(pose, 0, sizeof *pose);
     pose->alloc = *alloc;
-    size_t stride = (count + RUNE_POSE_LANES - 1) / RUNE_POSE_LANES * RUNE_POSE_LANES;
-    if (stride == 0)
-        stride = RUNE_POSE_LANES; /* a pose always has lanes to point at */
+    size_t stride = rune_pose_stride(count);
     if (stride > (SIZE_MAX - ALIGN) / (CHANNELS * sizeof(float)) || curves > SIZE_MAX / 16)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
     pose->block_size = (CHANNELS * stride + 2 * curves) * sizeof(float) + ALIGN;

@@ -411,6 +411,54 @@ static void test_skipped_leaf_keeps_coverage(void **state)
     free_bench(&b);
 }
 
+/* A player without time-0 samplers (rune_motion_player_create_live)
+ * holds half the samplers and gives the same bits as one with them:
+ * the reference (sampled through its live samplers) and the live pose
+ * after it, frame after frame. Worked by hand at .5 between a (x 0 -> 1
+ * in 1 s) and b (x 0 -> 3 in 1.5 s): the reference is the clips' first
+ * keys, x 0. */
+static void test_live_player_same_bits(void **state)
+{
+    (void)state;
+    bench b;
+    make_bench(&b, NULL);
+    rune_motion *m = two_clip_motion(1.0f);
+    const rune_binding *binds[2] = {b.bind[0], b.bind[1]};
+    counting_alloc full_alloc, live_alloc;
+    counting_alloc_init(&full_alloc);
+    counting_alloc_init(&live_alloc);
+    rune_motion_player *full, *live;
+    assert_int_equal(rune_motion_player_create(m, binds, &full_alloc.iface, &full, NULL), RUNE_OK);
+    assert_int_equal(rune_motion_player_create_live(m, binds, &live_alloc.iface, &live, NULL), RUNE_OK);
+    assert_int_equal(live_alloc.allocs + 2, full_alloc.allocs); /* one sampler a leaf fewer */
+    rune_pose pf, pl;
+    assert_int_equal(rune_pose_init_rig(&pf, b.rig, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init_rig(&pl, b.rig, NULL, NULL), RUNE_OK);
+    rune_motion_player *players[2] = {full, live};
+    for (int i = 0; i < 2; i++)
+        rune_motion_player_set_params(players[i], (float[]){0.5f});
+    for (int f = 0; f < 50; f++) {
+        for (int i = 0; i < 2; i++)
+            rune_motion_player_advance(players[i], 1.0f / 30.0f, 1.0f, NULL, 0);
+        rune_motion_player_sample_reference(full, &pf);
+        rune_motion_player_sample_reference(live, &pl);
+        assert_memory_equal(pf.tx, pl.tx, 7 * pf.stride * sizeof(float));
+        near(pl.tx[0], 0.0f, 0.0f);
+        rune_motion_player_sample(full, &pf);
+        rune_motion_player_sample(live, &pl);
+        assert_memory_equal(pf.tx, pl.tx, 7 * pf.stride * sizeof(float));
+        assert_memory_equal(pf.coverage, pl.coverage, pf.count * sizeof(float));
+    }
+    rune_pose_release(&pf);
+    rune_pose_release(&pl);
+    rune_motion_player_destroy(full);
+    rune_motion_player_destroy(live);
+    assert_int_equal(full_alloc.live_bytes, 0);
+    assert_int_equal(live_alloc.live_bytes, 0);
+    rune_motion_destroy(m);
+    free_bench(&b);
+}
+
 static void test_motion_validation(void **state)
 {
     (void)state;
@@ -483,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_nested_speeds),
         cmocka_unit_test(test_cycle_duration_and_phase),
         cmocka_unit_test(test_params_held_and_changed),
+        cmocka_unit_test(test_live_player_same_bits),
         cmocka_unit_test(test_prepared_bands_match_weights),
         cmocka_unit_test(test_motion_validation),
     };

@@ -315,6 +315,56 @@ static void test_interrupt_before_evaluate(void **state)
     free_world(&w);
 }
 
+/* An instance makes only what its graph can use: a state's second play
+ * slot only where a transition can enter the state while it plays (here
+ * A -> A), a layer's poses only where a lasting transition can fade it
+ * (the second layer, B with no transitions, has none). The self
+ * cross-fade, worked by hand: A moves x 0 -> 1 in 1 s; at A's 0.6 a
+ * trigger restarts A with a 0.4 s fade: that frame shows 0.6 (alpha 0);
+ * 0.2 s on the source is at 0.8, the new play at 0.2, alpha 0.5: 0.5. */
+static void test_self_transition_and_what_is_made(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_param_desc params[1] = {{RUNE_PARAM_TRIGGER, 0}};
+    rune_state_desc states[2] = {{w.motion[0], 1, -1, "A"}, {w.motion[1], 1, -1, "B"}};
+    rune_condition_desc go = {0, RUNE_COND_TRIGGERED, 0};
+    rune_transition_desc again = {0, 0, 0.4f, false, 0, true, &go, 1};
+    rune_layer_desc layers[2] = {{RUNE_LAYER_OVERRIDE, 1, &states[0], 1, 0, &again, 1, NULL, 0, NULL},
+                                 {RUNE_LAYER_OVERRIDE, 0, &states[1], 1, 0, NULL, 0, NULL, 0, NULL}};
+    rune_graph_desc d = {params, 1, layers, 2, NULL};
+    rune_graph *g;
+    rune_graph_instance *inst;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
+    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
+    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    assert_non_null(inst->slots[0].player); /* A, and its second slot for A -> A */
+    assert_non_null(inst->slots[1].player);
+    assert_non_null(inst->slots[2].player); /* B, entered by no transition */
+    assert_null(inst->slots[3].player);
+    assert_non_null(inst->layers[0].pose[LP_A].block);
+    for (int k = 0; k < LP_COUNT; k++)
+        assert_null(inst->layers[1].pose[k].block);
+    rune_pose out;
+    assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
+    rune_graph_update(inst, 0.5f, NULL, 0);
+    rune_graph_evaluate(inst, &out);
+    near(out.tx[1], 0.5f, 1e-6f);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.1f, NULL, 0);
+    rune_graph_evaluate(inst, &out);
+    near(out.tx[1], 0.6f, 1e-6f);
+    rune_graph_update(inst, 0.2f, NULL, 0);
+    rune_graph_evaluate(inst, &out);
+    near(out.tx[1], 0.5f * 0.8f + 0.5f * 0.2f, 1e-6f);
+    rune_graph_instance_reset(inst); /* skips what was never made */
+    rune_pose_release(&out);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_graph_frames_allocate_nothing),
         cmocka_unit_test(test_layer_view),
         cmocka_unit_test(test_interrupt_before_evaluate),
+        cmocka_unit_test(test_self_transition_and_what_is_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,16 +127,19 @@ static rune_status create(const rune_motion *m, const rune_binding *const *bindi
         p->length[i] = rune_clip_length(c);
         p->loop[i] = rune_clip_loops(c);
         /* the reference keeps its own sampler, so sampling time 0 does
-         * not move the live one's cursors (without one it shares the
-         * live sampler: cache[L + i] stays NULL) */
-        for (size_t k = i; k < (reference ? 2 * L : L); k += L) {
+         * not move the live one's cursors; without one (cache[L + i]
+         * stays NULL) its track is the live track's, sampler and all */
+        for (size_t k = i; k < 2 * L; k += L) {
+            if (k >= L && !reference) {
+                p->track[k] = p->track[i];
+                continue;
+            }
             if ((st = rune_binding_sampler_create(p->binding[i], RUNE_SIMD_AUTO, alloc, &p->cache[k], err))) {
                 rune_motion_player_destroy(p);
                 return st;
             }
+            p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k]};
         }
-        for (size_t k = i; k < 2 * L; k += L)
-            p->track[k] = (rune_track){.binding = p->binding[i], .clip = c, .cache = p->cache[k] ? p->cache[k] : p->cache[i]};
     }
     p->expanded = false; /* the cycle duration again, with the clips' lengths */
     rune_motion_player_set_params(p, NULL);

@@ -101,7 +101,9 @@ size_t rune__pack_cursor_bytes(const clip_packed *p)
 
 /* The kernel builds of an instruction set. */
 #define KERNELS(isa)                                                                                                  \
-    (pack_kernels) { rune__pack_segment_bits_##isa, rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa }
+    (pack_kernels) {                                                                                                  \
+        rune__pack_segment_bits_##isa, rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa          \
+    }
 
 static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 

@@ -66,15 +66,12 @@ const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst) { r
  * itself, or (through a travel route) from any state. A layer's poses
  * are read only while it fades, which takes a transition that lasts;
  * an additive layer also keeps its pose and reference between fades. */
-static bool second_slot_used(const rune_graph *g, uint32_t state)
+static bool reentered(const rune_graph *g, const graph_layer *gl, uint32_t state)
 {
-    for (size_t li = 0; li < g->layer_count; li++) {
-        const graph_layer *gl = &g->layers[li];
-        for (uint32_t k = 0; k < gl->transition_count; k++) {
-            const graph_transition *t = &g->transitions[gl->first_transition + k];
-            if (gl->first_state + t->to == state && (t->from == -1 || (uint32_t)t->from == t->to))
-                return true;
-        }
+    for (uint32_t k = 0; k < gl->transition_count; k++) {
+        const graph_transition *t = &g->transitions[gl->first_transition + k];
+        if (t->to == state && (t->from == -1 || (uint32_t)t->from == state))
+            return true;
     }
     return false;
 }
@@ -88,14 +85,24 @@ static size_t layer_poses_used(const rune_graph *g, size_t li)
     return gl->blend == RUNE_LAYER_ADDITIVE ? LP_LAST_REF + 1 : 0; /* LP_LAST, LP_LAST_REF */
 }
 
-/* Whether a state sits on an additive layer (its plays sample their
- * reference every frame, through samplers of their own). */
-static bool state_additive(const rune_graph *g, uint32_t state)
+/* The players of layer li's states: a second one where the state can be
+ * reentered; time-0 samplers of their own only on an additive layer
+ * (whose plays sample their reference every frame). */
+static rune_status make_players(rune_graph_instance *inst, size_t li, const rune_binding *const *bindings,
+                                const rune_allocator *alloc, rune_error *err)
 {
-    for (size_t li = 0; li < g->layer_count; li++)
-        if (state >= g->layers[li].first_state && state < g->layers[li].first_state + g->layers[li].state_count)
-            return g->layers[li].blend == RUNE_LAYER_ADDITIVE;
-    return false;
+    const rune_graph *g = inst->g;
+    const graph_layer *gl = &g->layers[li];
+    rune_status st = RUNE_OK;
+    for (uint32_t s = 0; !st && s < gl->state_count; s++) {
+        const rune_motion *m = g->states[gl->first_state + s].motion;
+        for (uint32_t k = 0; !st && k < (reentered(g, gl, s) ? 2u : 1u); k++) {
+            rune_motion_player **p = &inst->slots[2 * (gl->first_state + s) + k].player;
+            st = gl->blend == RUNE_LAYER_ADDITIVE ? rune_motion_player_create(m, bindings, alloc, p, err)
+                                                  : rune_motion_player_create_live(m, bindings, alloc, p, err);
+        }
+    }
+    return st;
 }
 
 rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *const *bindings,
@@ -115,15 +122,10 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
     rune_status st = RUNE_OK;
     if (!inst->params || !inst->slots || !inst->state_loops || !inst->layers)
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph instance");
-    for (size_t i = 0; !st && i < 2 * g->state_count; i++) {
-        uint32_t s = (uint32_t)(i / 2);
-        inst->slots[i].state = s;
-        if (i % 2 && !second_slot_used(g, s))
-            continue;
-        const rune_motion *m = g->states[s].motion;
-        st = state_additive(g, s) ? rune_motion_player_create(m, bindings, alloc, &inst->slots[i].player, err)
-                                  : rune_motion_player_create_live(m, bindings, alloc, &inst->slots[i].player, err);
-    }
+    for (size_t i = 0; !st && i < 2 * g->state_count; i++)
+        inst->slots[i].state = (uint32_t)(i / 2);
+    for (size_t li = 0; !st && li < g->layer_count; li++)
+        st = make_players(inst, li, bindings, alloc, err);
     for (size_t li = 0; !st && li < g->layer_count; li++)
         for (size_t k = 0; !st && k < layer_poses_used(g, li); k++)
             st = rune_pose_init_curves(&inst->layers[li].pose[k], g->joint_count, g->curve_count, alloc, err);

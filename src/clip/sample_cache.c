@@ -2,11 +2,12 @@
  * vectorized interpolation kernel chosen at run time, and the exact scalar
  * sampler for the lanes the kernel does not cover (eased keys).
  *
- * Per-play state is one key index per lane plus the time window in which
- * every lane's segment still holds: a frame inside the window touches no
- * cursor at all, and key values are read from the clip, which every play of
- * it shares (so they stay in cache across a crowd), instead of being copied
- * into each play. */
+ * Per-play state is one key index per lane -- in a time-major clip, where
+ * every lane is on the same row of segments, only that row -- plus the
+ * time window in which every lane's segment still holds: a frame inside
+ * the window touches no cursor at all, and key values are read from the
+ * clip, which every play of it shares (so they stay in cache across a
+ * crowd), instead of being copied into each play. */
 #include "clip_internal.h"
 #include "sample_kernel.h"
 #include "packed_sampler.h"
@@ -21,10 +22,11 @@ typedef struct sample_kernels {
     void (*sample)(const clip_segment *, const clip_segment_cover *, const uint32_t *, float, const sample_dest *,
                    size_t);
     size_t (*advance)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
-    void (*shift)(uint32_t *, size_t, uint32_t, uint32_t);
+    void (*row_keys)(const int32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t, uint32_t *);
 } sample_kernels;
 
-#define KERNELS(isa) (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa, rune__sample_shift_##isa}
+#define KERNELS(isa)                                                                                                  \
+    (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa, rune__sample_row_keys_##isa}
 
 static sample_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
@@ -35,15 +37,19 @@ struct rune_sample_cache {
     size_t lanes, padded;
     rune_simd_level level;
     sample_kernels kernels;
-    uint8_t *bad;   /* per lane, scratch of refill (after key[]) */
+    uint8_t *bad;   /* per lane, scratch of refill (after key[]; lane by lane only) */
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
-    int32_t row_lane; /* time-major clips: a lane with a track (-1: none), whose row every track lane shares */
+    /* time-major clips (rows): every lane with a track is on key `row` of
+     * it, found by stepping the row lane's track (-1: no lane has one) */
+    bool rows;
+    int32_t row_lane;
+    uint32_t row;
     size_t block_size;
     pack_cursor pack; /* a packed clip's cursor (its plan, when its own, after bad[]) */
-    uint32_t key[]; /* per lane: the position of the segment it is on (see rune_clip.seg_stride); none for a
-                       packed clip */
+    uint32_t key[]; /* lane by lane: per lane, the position of the segment it is on (see rune_clip.seg_stride);
+                       none for rows or a packed clip */
 };
 
 /* Whether the CPU runs a level's kernels, asked of the CPU itself. */
@@ -136,29 +142,25 @@ static int32_t track_of(const rune_sample_cache *c, size_t i)
     return t >= 0 && (size_t)t < c->clip->track_count ? t : -1;
 }
 
-/* Moves lane i to the segment holding t and narrows [*lo, *hi) to the
- * times that segment holds for. Before the first key a lane sits on the
- * first segment (u clamps to 0); from the last key on, on the last key's
- * segment, which holds still. */
-static void locate(rune_sample_cache *c, size_t i, size_t track, float t, float *lo, float *hi)
+/* The segment of `track` holding t; narrows [*lo, *hi) to the times it
+ * holds for. Before the first key a lane sits on the first segment (u
+ * clamps to 0); from the last key on, on the last key's segment, which
+ * holds still. */
+static uint32_t locate(rune_sample_cache *c, size_t track, float t, float *lo, float *hi)
 {
     const clip_track *tr = &c->clip->tracks[track];
     const float *times = &c->clip->key_time[tr->first_key];
     size_t n = tr->key_count;
     uint32_t stride = c->clip->seg_stride, first = clip_first_seg(c->clip, track);
-    if (n == 1) {
-        c->key[i] = first;
-        return;
-    }
+    if (n == 1)
+        return first;
     if (!(t >= times[0])) { /* before the first key (or NaN) */
-        c->key[i] = first;
         *hi = times[0] < *hi ? times[0] : *hi;
-        return;
+        return first;
     }
     if (t >= times[n - 1]) {
-        c->key[i] = first + (uint32_t)(n - 1) * stride;
         *lo = times[n - 1] > *lo ? times[n - 1] : *lo;
-        return;
+        return first + (uint32_t)(n - 1) * stride;
     }
     /* times[0] <= t < times[n - 1], and the cursor could not step there */
     size_t a = 0, b = n - 1; /* times[a] <= t < times[b] */
@@ -170,9 +172,9 @@ static void locate(rune_sample_cache *c, size_t i, size_t track, float t, float 
             b = mid;
     }
     c->seeks++;
-    c->key[i] = first + (uint32_t)a * stride;
     *lo = times[a] > *lo ? times[a] : *lo;
     *hi = times[b] < *hi ? times[b] : *hi;
+    return first + (uint32_t)a * stride;
 }
 
 /* Steps a cursor across at most this many segments per sample before it
@@ -208,35 +210,30 @@ static uint32_t walk_times(const float *times, uint32_t n, uint32_t j, float t)
 /* Clips laid out time-major have every track's keys at the same times, so
  * every lane with a track is on the same row of segments (key j of each
  * track): one lane finds the row holding t -- a few steps, or one binary
- * search -- and every track lane moves by the same number of rows. The
- * keys it leaves are those the lane-by-lane walk would reach. The steps
- * read the row lane's key times, not its segments: a row's segments are
- * a line each, which a crowd's plays at unrelated times missed one by one
- * before the kernel's loads, while every play of the clip reads the same
- * few lines of times. */
+ * search -- and that row is every track lane's. The keys are those the
+ * lane-by-lane walk would reach. The steps read the row lane's key times,
+ * not its segments: a row's segments are a line each, which a crowd's
+ * plays at unrelated times missed one by one before the kernel's loads,
+ * while every play of the clip reads the same few lines of times. */
 static void refill_row(rune_sample_cache *c, float t)
 {
     const rune_clip *clip = c->clip;
-    uint32_t stride = clip->seg_stride, null_key = (uint32_t)clip->key_count;
-    uint32_t k = c->key[c->row_lane], row = k / stride, track = k - row * stride, k1;
-    const clip_track *tr = &clip->tracks[track]; /* time-major: key 0 of track tr sits at tr */
-    const float *times = &clip->key_time[tr->first_key];
-    uint32_t row1 = walk_times(times, tr->key_count, row, t);
-    float start = times[row1], end = row1 + 1 < tr->key_count ? times[row1 + 1] : INFINITY;
-    float lo = -INFINITY, hi = INFINITY;
-    if (t >= start && t < end) {
-        k1 = track + row1 * stride;
-        lo = start;
-        hi = end;
-    } else {
-        size_t lane = (size_t)c->row_lane;
-        locate(c, lane, (size_t)track_of(c, lane), t, &lo, &hi);
-        k1 = c->key[lane];
-        c->key[lane] = k;
+    if (c->row_lane < 0) { /* every lane on the null key, at all times */
+        c->lo = -INFINITY;
+        c->hi = INFINITY;
+        return;
     }
-    int64_t rows = ((int64_t)k1 - (int64_t)k) / (int64_t)stride;
-    uint32_t delta = (uint32_t)(rows * (int64_t)stride); /* modular: a step back wraps and adds back */
-    c->kernels.shift(c->key, c->padded, delta, null_key);
+    uint32_t stride = clip->seg_stride, track = (uint32_t)track_of(c, (size_t)c->row_lane);
+    const clip_track *tr = &clip->tracks[track]; /* time-major: key j of track tr sits at tr + j stride */
+    const float *times = &clip->key_time[tr->first_key];
+    uint32_t row = walk_times(times, tr->key_count, c->row, t);
+    float lo = times[row], hi = row + 1 < tr->key_count ? times[row + 1] : INFINITY;
+    if (!(t >= lo && t < hi)) {
+        lo = -INFINITY;
+        hi = INFINITY;
+        row = (locate(c, track, t, &lo, &hi) - track) / stride;
+    }
+    c->row = row;
     c->lo = lo;
     c->hi = hi;
 }
@@ -265,23 +262,32 @@ static void refill_lanes(rune_sample_cache *c, float t)
         }
         int32_t tr = track_of(c, i);
         if (tr >= 0)
-            locate(c, i, (size_t)tr, t, &lo, &hi);
+            c->key[i] = locate(c, (size_t)tr, t, &lo, &hi);
     }
     c->lo = lo;
     c->hi = hi;
+}
+
+/* The segment lane i is on. */
+static uint32_t lane_key(const rune_sample_cache *c, size_t i)
+{
+    if (!c->rows)
+        return c->key[i];
+    int32_t tr = track_of(c, i);
+    return tr >= 0 ? (uint32_t)tr + c->row * c->clip->seg_stride : (uint32_t)c->clip->key_count;
 }
 
 /* Re-locates every lane for t (by rows when the clip is time-major) and
  * notes whether a lane now needs the exact sampler. */
 static void refill(rune_sample_cache *c, float t)
 {
-    if (c->row_lane >= 0)
+    if (c->rows)
         refill_row(c, t);
     else
         refill_lanes(c, t);
     bool exact = false;
     for (size_t i = 0; c->clip->any_eased && !exact && i < c->lanes; i++)
-        exact = !c->clip->key_fast[c->key[i]];
+        exact = !c->clip->key_fast[lane_key(c, i)];
     c->any_exact = exact;
 }
 
@@ -289,15 +295,16 @@ void rune_sample_cache_reset(rune_sample_cache *c)
 {
     if (c->clip->packed)
         return; /* its cursor keeps nothing between samples */
-    for (size_t i = 0; i < c->padded; i++) {
+    c->row = 0;
+    c->row_lane = -1;
+    for (size_t i = 0; c->rows && c->row_lane < 0 && i < c->lanes; i++)
+        c->row_lane = track_of(c, i) >= 0 ? (int32_t)i : -1;
+    for (size_t i = 0; !c->rows && i < c->padded; i++) {
         /* a lane with a track starts on its first key and is located by the
          * next sample; the others stay on the null key, valid at all times */
         int32_t tr = i < c->lanes ? track_of(c, i) : -1;
         c->key[i] = tr >= 0 ? clip_first_seg(c->clip, (size_t)tr) : (uint32_t)c->clip->key_count;
     }
-    c->row_lane = -1;
-    for (size_t i = 0; c->clip->seg_stride > 1 && c->row_lane < 0 && i < c->lanes; i++)
-        c->row_lane = track_of(c, i) >= 0 ? (int32_t)i : -1;
     c->lo = INFINITY; /* an empty window: the next sample locates every lane */
     c->hi = -INFINITY;
     c->any_exact = false;
@@ -322,7 +329,8 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     size_t padded = kernel_lanes(lanes);
     if (padded == 0)
         padded = KERNEL_LANES;
-    size_t key_lanes = clip->packed ? 0 : padded; /* a packed clip's lanes keep no key */
+    bool rows = !clip->packed && clip->seg_stride > 1;
+    size_t key_lanes = clip->packed || rows ? 0 : padded; /* only a lane-by-lane play keeps a key a lane */
     if (padded > (SIZE_MAX / 2 - sizeof(rune_sample_cache)) / (sizeof(uint32_t) + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     size_t head = align16(sizeof(rune_sample_cache) + key_lanes * (sizeof(uint32_t) + 1));
@@ -339,6 +347,7 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     c->padded = padded;
     c->level = rune_simd_resolve(level);
     c->kernels = kernels_for(c->level);
+    c->rows = rows;
     if (own_plan)
         plan = rune__sample_plan_init(clip, lane_track, lanes, (char *)c + head);
     if (clip->packed)
@@ -384,7 +393,7 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c, int stage)
         return;
     }
     const char *keys = (const char *)c->key;
-    rune__prefetch_range(keys, (c->clip->packed ? 0 : c->padded) * sizeof *c->key, false);
+    rune__prefetch_range(keys, (c->clip->packed || c->rows ? 0 : c->padded) * sizeof *c->key, false);
 }
 
 /* Scale, for clips with scale keys: linear along each lane's segment, with
@@ -419,12 +428,20 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     /* lanes are padded to KERNEL_LANES (padding sits on the null key),
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
-    c->kernels.sample(c->clip->segments, c->clip->plain_covers ? NULL : c->clip->covers, &c->key[first], t, o, lanes);
-    bool scaled = c->clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
+    const rune_clip *clip = c->clip;
+    const uint32_t *key = &c->key[first];
+    uint32_t row_key[RUNE_SAMPLE_CHUNK];
+    if (c->rows) {
+        c->kernels.row_keys(c->lane_track, first, lanes, c->lanes, (uint32_t)clip->track_count,
+                            c->row * clip->seg_stride, (uint32_t)clip->key_count, row_key);
+        key = row_key;
+    }
+    c->kernels.sample(clip->segments, clip->plain_covers ? NULL : clip->covers, key, t, o, lanes);
+    bool scaled = clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
     if (scaled)
-        sample_scale(c->clip, &c->key[first], t, o, lanes);
+        sample_scale(clip, key, t, o, lanes);
     for (size_t i = 0; c->any_exact && i < count; i++) {
-        if (c->clip->key_fast[c->key[first + i]])
+        if (clip->key_fast[key[i]])
             continue;
         rune_key_sample s;
         rune_clip_sample_track(c->clip, (size_t)track_of(c, first + i), t, &s);

@@ -191,9 +191,23 @@ size_t KERNEL(rune__sample_advance)(const clip_segment *segments, uint32_t strid
     return nbad;
 }
 
-void KERNEL(rune__sample_shift)(uint32_t *key, size_t n, uint32_t delta, uint32_t null_key)
+void KERNEL(rune__sample_row_keys)(const int32_t *lane_track, size_t first, size_t n, size_t lanes, uint32_t tracks,
+                                    uint32_t off, uint32_t null_key, uint32_t *key)
 {
+    size_t mapped = first < lanes ? (lanes - first < n ? lanes - first : n) : 0;
+    if (lane_track) {
 #pragma omp simd
-    for (size_t i = 0; i < n; i++)
-        key[i] = key[i] != null_key ? key[i] + delta : null_key;
+        for (size_t i = 0; i < mapped; i++) {
+            uint32_t tr = (uint32_t)lane_track[first + i]; /* a negative entry wraps past tracks */
+            key[i] = tr < tracks ? tr + off : null_key;
+        }
+    } else {
+#pragma omp simd
+        for (size_t i = 0; i < mapped; i++) {
+            uint32_t tr = (uint32_t)(first + i);
+            key[i] = tr < tracks ? tr + off : null_key;
+        }
+    }
+    for (size_t i = mapped; i < n; i++)
+        key[i] = null_key;
 }

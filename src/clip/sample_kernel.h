@@ -27,8 +27,14 @@ KERNEL_DECLARE(size_t, rune__sample_advance,
                (const clip_segment *segments, uint32_t stride, uint32_t *key, size_t n, float t, float *lo, float *hi,
                 uint8_t *bad));
 
-/* Moves every lane's key by `delta` (modular), except lanes on the null
- * key: a time-major clip's lanes all step by the same number of rows. */
-KERNEL_DECLARE(void, rune__sample_shift, (uint32_t *key, size_t n, uint32_t delta, uint32_t null_key));
+/* A time-major clip's keys for lanes [first, first + n) of a play on
+ * segment row `off / stride`: a lane with a track tr (lane_track[lane], or
+ * the lane itself when lane_track is NULL; tr < tracks) is on segment
+ * tr + off, every other lane, and those from `lanes` on, on the null key.
+ * The play keeps its row, not a key a lane: the lane map is the binding's,
+ * which every play shares. */
+KERNEL_DECLARE(void, rune__sample_row_keys,
+               (const int32_t *lane_track, size_t first, size_t n, size_t lanes, uint32_t tracks, uint32_t off,
+                uint32_t null_key, uint32_t *key));
 
 #endif

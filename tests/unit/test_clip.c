@@ -659,9 +659,49 @@ static void test_sample_cache_history_free(void **state)
     }
 }
 
+/* A time-major play keeps its row, not a key a lane: its bytes do not
+ * grow with its lanes (a track-by-track play's do, 4 bytes of key and one
+ * of scratch a lane); and a time-major play whose lanes have no track at
+ * all samples identity with coverage 0 at any time. */
+static void test_sample_cache_row_state(void **state)
+{
+    (void)state;
+    int32_t map[64], none[64];
+    for (int i = 0; i < 64; i++)
+        map[i] = i % 37, none[i] = -1 - i;
+    for (int flags = 0; flags <= RANDOM_STAGGERED; flags += RANDOM_STAGGERED) {
+        rune_clip *clip = random_clip(flags);
+        rune_sample_cache *narrow, *wide;
+        assert_int_equal(rune_sample_cache_create_lanes(clip, map, 8, RUNE_SIMD_AUTO, NULL, &narrow, NULL), RUNE_OK);
+        assert_int_equal(rune_sample_cache_create_lanes(clip, map, 64, RUNE_SIMD_AUTO, NULL, &wide, NULL), RUNE_OK);
+        size_t growth = rune_sample_cache_bytes(wide) - rune_sample_cache_bytes(narrow);
+        if (flags & RANDOM_STAGGERED)
+            assert_true(growth >= 56 * 4); /* rounded to 16 bytes */
+        else
+            assert_int_equal(growth, 0);
+        rune_sample_cache_destroy(narrow);
+        rune_sample_cache_destroy(wide);
+        rune_sample_cache *empty;
+        assert_int_equal(rune_sample_cache_create_lanes(clip, none, 64, RUNE_SIMD_AUTO, NULL, &empty, NULL), RUNE_OK);
+        const float times[] = {-1.0f, 0.0f, 0.7f, NAN, 1.9f, 30.0f, 0.1f};
+        for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+            rune_sample_chunk s;
+            rune_sample_cache_sample(empty, times[k], 0, RUNE_SAMPLE_CHUNK, &s);
+            for (int i = 0; i < 64; i++) {
+                assert_true(s.x[i] == 0 && s.y[i] == 0 && s.z[i] == 0);
+                assert_true(s.qx[i] == 0 && s.qy[i] == 0 && s.qz[i] == 0 && s.qw[i] == 1);
+                assert_true(s.coverage[i] == 0 && s.weight[i] == 0);
+            }
+        }
+        rune_sample_cache_destroy(empty);
+        rune_clip_destroy(clip);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sample_cache_row_state),
         cmocka_unit_test(test_sorts_tracks_and_keys),
         cmocka_unit_test(test_duplicate_time_keeps_later),
         cmocka_unit_test(test_sampler_cubic_inout),

@@ -41,9 +41,8 @@ struct rune_sample_cache {
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
     size_t seeks;
-    /* time-major clips (rows): every lane with a track is on key `row` of
-     * it, found by stepping the row lane's track (-1: no lane has one) */
-    bool rows;
+    /* time-major clips (by_rows): every lane with a track is on key `row`
+     * of it, found by stepping the row lane's track (-1: no lane has one) */
     int32_t row_lane;
     uint32_t row;
     size_t block_size;
@@ -51,6 +50,13 @@ struct rune_sample_cache {
     uint32_t key[]; /* lane by lane: per lane, the position of the segment it is on (see rune_clip.seg_stride);
                        none for rows or a packed clip */
 };
+
+/* Whether a play of the clip keeps one row for all its lanes (time-major
+ * segments, see rune_clip.seg_stride) rather than a key a lane. */
+static bool by_rows(const rune_clip *clip) { return !clip->packed && clip->seg_stride > 1; }
+
+/* The lanes of a play that keep a key: only a lane-by-lane play's do. */
+static size_t key_lanes(const rune_clip *clip, size_t padded) { return clip->packed || by_rows(clip) ? 0 : padded; }
 
 /* Whether the CPU runs a level's kernels, asked of the CPU itself. */
 static bool cpu_runs(rune_simd_level level)
@@ -268,20 +274,29 @@ static void refill_lanes(rune_sample_cache *c, float t)
     c->hi = hi;
 }
 
+/* A row play's keys of lanes [first, first + n), made from its row. */
+static void row_keys(const rune_sample_cache *c, size_t first, size_t n, uint32_t *key)
+{
+    const rune_clip *clip = c->clip;
+    c->kernels.row_keys(c->lane_track, first, n, c->lanes, (uint32_t)clip->track_count, c->row * clip->seg_stride,
+                        (uint32_t)clip->key_count, key);
+}
+
 /* The segment lane i is on. */
 static uint32_t lane_key(const rune_sample_cache *c, size_t i)
 {
-    if (!c->rows)
+    if (!by_rows(c->clip))
         return c->key[i];
-    int32_t tr = track_of(c, i);
-    return tr >= 0 ? (uint32_t)tr + c->row * c->clip->seg_stride : (uint32_t)c->clip->key_count;
+    uint32_t k;
+    row_keys(c, i, 1, &k);
+    return k;
 }
 
 /* Re-locates every lane for t (by rows when the clip is time-major) and
  * notes whether a lane now needs the exact sampler. */
 static void refill(rune_sample_cache *c, float t)
 {
-    if (c->rows)
+    if (by_rows(c->clip))
         refill_row(c, t);
     else
         refill_lanes(c, t);
@@ -297,9 +312,10 @@ void rune_sample_cache_reset(rune_sample_cache *c)
         return; /* its cursor keeps nothing between samples */
     c->row = 0;
     c->row_lane = -1;
-    for (size_t i = 0; c->rows && c->row_lane < 0 && i < c->lanes; i++)
+    bool rows = by_rows(c->clip);
+    for (size_t i = 0; rows && c->row_lane < 0 && i < c->lanes; i++)
         c->row_lane = track_of(c, i) >= 0 ? (int32_t)i : -1;
-    for (size_t i = 0; !c->rows && i < c->padded; i++) {
+    for (size_t i = 0; !rows && i < c->padded; i++) {
         /* a lane with a track starts on its first key and is located by the
          * next sample; the others stay on the null key, valid at all times */
         int32_t tr = i < c->lanes ? track_of(c, i) : -1;
@@ -329,11 +345,10 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     size_t padded = kernel_lanes(lanes);
     if (padded == 0)
         padded = KERNEL_LANES;
-    bool rows = !clip->packed && clip->seg_stride > 1;
-    size_t key_lanes = clip->packed || rows ? 0 : padded; /* only a lane-by-lane play keeps a key a lane */
+    size_t keys = key_lanes(clip, padded);
     if (padded > (SIZE_MAX / 2 - sizeof(rune_sample_cache)) / (sizeof(uint32_t) + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
-    size_t head = align16(sizeof(rune_sample_cache) + key_lanes * (sizeof(uint32_t) + 1));
+    size_t head = align16(sizeof(rune_sample_cache) + keys * (sizeof(uint32_t) + 1));
     size_t own_plan = clip->packed && !plan ? rune__sample_plan_bytes(clip, lane_track, lanes) : 0;
     size_t bytes = head + own_plan + (clip->packed ? rune__pack_cursor_bytes(clip->packed) : 0);
     rune_sample_cache *c = rune__calloc(alloc, 1, bytes);
@@ -347,12 +362,11 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     c->padded = padded;
     c->level = rune_simd_resolve(level);
     c->kernels = kernels_for(c->level);
-    c->rows = rows;
     if (own_plan)
         plan = rune__sample_plan_init(clip, lane_track, lanes, (char *)c + head);
     if (clip->packed)
         rune__pack_cursor_init(&c->pack, plan, c->level, (char *)c + head + own_plan);
-    c->bad = (uint8_t *)(c->key + key_lanes);
+    c->bad = (uint8_t *)(c->key + keys);
     rune_sample_cache_reset(c);
     *out = c;
     return RUNE_OK;
@@ -393,7 +407,7 @@ void rune_sample_cache_prefetch(const rune_sample_cache *c, int stage)
         return;
     }
     const char *keys = (const char *)c->key;
-    rune__prefetch_range(keys, (c->clip->packed || c->rows ? 0 : c->padded) * sizeof *c->key, false);
+    rune__prefetch_range(keys, key_lanes(c->clip, c->padded) * sizeof *c->key, false);
 }
 
 /* Scale, for clips with scale keys: linear along each lane's segment, with
@@ -429,13 +443,12 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
     const rune_clip *clip = c->clip;
-    const uint32_t *key = &c->key[first];
     uint32_t row_key[RUNE_SAMPLE_CHUNK];
-    if (c->rows) {
-        c->kernels.row_keys(c->lane_track, first, lanes, c->lanes, (uint32_t)clip->track_count,
-                            c->row * clip->seg_stride, (uint32_t)clip->key_count, row_key);
-        key = row_key;
-    }
+    const uint32_t *key = row_key; /* a row play's keys are made here; the others' kept in key[] */
+    if (by_rows(clip))
+        row_keys(c, first, lanes, row_key);
+    else
+        key = &c->key[first];
     c->kernels.sample(clip->segments, clip->plain_covers ? NULL : clip->covers, key, t, o, lanes);
     bool scaled = clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
     if (scaled)

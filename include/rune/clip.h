@@ -284,10 +284,11 @@ RUNE_API bool rune_simd_supported(rune_simd_level level);
  * equal rune_clip_sample_track within 1e-6. Create it when playback starts:
  * sampling never allocates.
  * A compressed clip's cache keeps no keys: each sample decodes the
- * segments it reads, building their tables on the stack (about 15 KB of
- * it), so a play of a compressed clip through a binding
- * (rune_binding_sampler_create, which shares the binding's per-lane plan)
- * holds a few hundred bytes (rune_sample_cache_bytes). */
+ * segments it reads with their decoding tables, which a binding builds
+ * once for all its plays (rune_binding_sampler_create shares them;
+ * rune_binding_bytes counts them), so such a play holds a few hundred
+ * bytes (rune_sample_cache_bytes). A cache made from the clip alone
+ * (rune_sample_cache_create, _create_lanes) builds its own tables. */
 typedef struct rune_sample_cache rune_sample_cache;
 
 /** Builds a cache whose lane i samples track i of `clip`, using the kernel

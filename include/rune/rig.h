@@ -327,6 +327,11 @@ RUNE_API uint32_t rune_binding_retarget_id(const rune_binding *binding);
 RUNE_API int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
 RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
+/** Bytes the binding holds in memory: its track and joint maps, a
+ * retargeted clip it owns and, for a compressed clip, the plan its
+ * samplers share -- every segment's decoding tables of the animated
+ * channels it binds, 32 bytes a channel and segment (docs/format.md). */
+RUNE_API size_t rune_binding_bytes(const rune_binding *binding);
 
 /** The track that drives `joint`, or -1. */
 RUNE_API int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);

@@ -1,11 +1,12 @@
 /* The batch sampler of packed clips: the plan a lane map shares among its
  * plays, the per-play cursor and the choice of kernel.
  *
- * A sample builds the decoding tables of the segments it reads (where
- * each entry's bits start, their widths, the dequantization) on the
- * stack, one group of entries at a time, then fetches and interpolates:
- * a play keeps no tables, so a crowd of plays costs what its clips and
- * plans do (issue 28: a play took ~26 KB of tables on a 64-joint rig).
+ * The plan holds every segment's decoding tables of its entries (where
+ * each entry's bits start, their widths, the dequantization), built once
+ * when a clip is bound: a sample reads its segments' tables and the data,
+ * and a play keeps nothing but its cursor. (Issue 28: a play kept ~26 KB
+ * of tables on a 64-joint rig; then each sample rebuilt them from the
+ * clip's width and range bytes, a quarter of a compressed crowd's frame.)
  * No key is ever decompressed into memory. */
 #include "packed_sampler.h"
 
@@ -37,8 +38,8 @@ static const packed_track *lane_track_of(const clip_packed *p, const int32_t *la
     return k >= 0 && (size_t)k < tracks ? &p->tracks[k] : NULL;
 }
 
-/* Entry room: the lanes' animated channels, and the kernels' slack. */
-static size_t entry_room(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
+/* Entries: the lanes' animated channels. */
+static size_t entry_count(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
 {
     size_t live = 0;
     for (size_t i = 0; i < lanes; i++) {
@@ -46,93 +47,132 @@ static size_t entry_room(const clip_packed *p, const int32_t *lane_track, size_t
         for (int ch = 0; t && ch < (int)channels_of(p); ch++)
             live += t->sub[ch] != PACK_CONSTANT;
     }
-    return live + PACK_ENTRY_SLACK;
+    return live;
+}
+
+/* A plan's parts, in the order its memory holds them (after the plan). */
+typedef struct plan_layout {
+    size_t padded, entries, groups, tables; /* tables: uint32_t words */
+} plan_layout;
+
+static bool plan_layout_of(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks,
+                           plan_layout *l)
+{
+    l->padded = kernel_lanes(lanes ? lanes : 1);
+    l->entries = entry_count(p, lane_track, lanes, tracks);
+    l->groups = (l->padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
+    size_t per_segment = PACK_TABLES * l->entries;
+    if (per_segment && p->segments > (SIZE_MAX / sizeof(uint32_t) / 2) / per_segment)
+        return false; /* more than memory holds */
+    l->tables = per_segment * p->segments;
+    return true;
+}
+
+/* Words of a plan after the plan: the fixed values, lanes, subtracks (of
+ * the entries) and groups, the subtracks' bit addresses of one segment
+ * (scratch of plan_init), then the tables. */
+static size_t plan_words(const clip_packed *p, const plan_layout *l)
+{
+    size_t head = PACK_FIXED * l->padded + 2 * l->entries + l->groups + p->subtracks;
+    return (head + 3) & ~(size_t)3; /* the tables 16-byte aligned */
 }
 
 size_t rune__pack_plan_bytes(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks)
 {
-    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
-    size_t groups = (padded / RUNE_SAMPLE_CHUNK + 1) * channels_of(p) + 1;
-    return align16(sizeof(pack_plan)) + (PACK_FIXED * padded + (3 + PACK_RANGE) * room + groups) * sizeof(uint32_t);
+    plan_layout l;
+    if (!plan_layout_of(p, lane_track, lanes, tracks, &l))
+        return SIZE_MAX; /* no allocation succeeds */
+    return align16(sizeof(pack_plan)) + (plan_words(p, &l) + l.tables) * sizeof(uint32_t);
+}
+
+/* Entry e's tables in segment g: where its bits start (the subtracks'
+ * addresses of g in bits[]), its layout and dequantization, computed as
+ * the single-track decoder does (clip_pack.c) but with scale = extent /
+ * (2^width - 1) folded once. */
+static void entry_tables(const clip_packed *p, uint32_t g, uint32_t a, const uint32_t *bits, uint32_t *table,
+                         size_t row, size_t e)
+{
+    size_t at = ((size_t)g * p->subtracks + a) * 3;
+    const uint8_t *w = &p->width[at], *lo = &p->lo[at], *hi = &p->hi[at];
+    const float *r = &p->range[(size_t)a * PACK_RANGE];
+    bool rotation = p->channel[a] == PACK_ROT;
+    table[e] = bits[a];
+    table[row + e] = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | pack_sample_bits(w) << 24;
+    for (unsigned m = 0; m < 3; m++) {
+        unsigned k = pack_range_index(rotation, w, m);
+        float base, ext;
+        pack_segment_range(r[k], r[4 + k], lo[m], hi[m], &base, &ext);
+        float scale = ext * pack_inv_q(PACK_WIDTH(w[m]));
+        memcpy(&table[(2 + m) * row + e], &base, sizeof base);
+        memcpy(&table[(5 + m) * row + e], &scale, sizeof scale);
+    }
 }
 
 const pack_plan *rune__pack_plan_init(const clip_packed *p, const int32_t *lane_track, size_t lanes, size_t tracks,
                                       void *memory)
 {
-    size_t padded = kernel_lanes(lanes ? lanes : 1), room = entry_room(p, lane_track, lanes, tracks);
+    plan_layout l;
+    plan_layout_of(p, lane_track, lanes, tracks, &l);
     pack_plan *c = memory;
     memset(c, 0, sizeof *c);
     c->p = p;
     c->channels = (int)channels_of(p);
     uint32_t *m = (uint32_t *)((char *)memory + align16(sizeof(pack_plan)));
+    c->table = m + plan_words(p, &l);
     for (int k = 0; k < PACK_FIXED; k++)
-        c->fixed[k] = (float *)m, m += padded;
-    c->lane = m, m += room;
-    c->sub = m, m += room;
-    c->rotation = m, m += room;
-    for (int k = 0; k < PACK_RANGE; k++)
-        c->range[k] = (float *)m, m += room;
-    c->group = m;
-    for (size_t i = 0; i < padded; i++)
+        c->fixed[k] = (float *)m, m += l.padded;
+    c->lane = m, m += l.entries;
+    uint32_t *sub = m;
+    m += l.entries;
+    c->group = m, m += l.groups;
+    uint32_t *bits = m;
+    for (size_t i = 0; i < l.padded; i++)
         fixed_lane(c, i, lane_track_of(p, lane_track, lanes, tracks, i));
     size_t g = 0;
-    for (size_t first = 0; first < padded; first += RUNE_SAMPLE_CHUNK)
+    for (size_t first = 0; first < l.padded; first += RUNE_SAMPLE_CHUNK)
         for (int ch = 0; ch < c->channels; ch++) {
             c->group[g++] = (uint32_t)c->entries;
-            for (size_t i = first; i < first + RUNE_SAMPLE_CHUNK && i < padded; i++) {
+            for (size_t i = first; i < first + RUNE_SAMPLE_CHUNK && i < l.padded; i++) {
                 const packed_track *t = lane_track_of(p, lane_track, lanes, tracks, i);
                 if (t && t->sub[ch] != PACK_CONSTANT) {
-                    c->lane[c->entries] = (uint32_t)i, c->sub[c->entries] = t->sub[ch];
-                    c->rotation[c->entries] = ch == PACK_ROT;
-                    for (int k = 0; k < PACK_RANGE; k++)
-                        c->range[k][c->entries] = p->range[(size_t)t->sub[ch] * PACK_RANGE + (size_t)k];
+                    c->lane[c->entries] = (uint32_t)i, sub[c->entries] = t->sub[ch];
                     c->entries++;
                 }
             }
         }
     c->group[g] = (uint32_t)c->entries;
+    for (uint32_t s = 0; c->entries && s < p->segments; s++) {
+        uint32_t bit = p->seg_start[s] * 8u;
+        for (uint32_t a = 0; a < p->subtracks; a++) {
+            bits[a] = bit;
+            bit += 8u * PACK_SUB_BYTES(&p->width[((size_t)s * p->subtracks + a) * 3]);
+        }
+        uint32_t *table = c->table + (size_t)s * PACK_TABLES * c->entries;
+        for (size_t e = 0; e < c->entries; e++)
+            entry_tables(p, s, sub[e], bits, table, c->entries, e);
+    }
     return c;
-}
-
-size_t rune__pack_cursor_bytes(const clip_packed *p)
-{
-    return p->subtracks > PACK_STACK_SUBTRACKS ? 2 * (size_t)p->subtracks * sizeof(uint32_t) : 0;
 }
 
 /* The kernel builds of an instruction set. */
 #define KERNELS(isa)                                                                                                  \
-    (pack_kernels) {                                                                                                  \
-        rune__pack_segment_bits_##isa, rune__pack_load_##isa, rune__pack_copy_##isa, rune__pack_kernel_##isa          \
-    }
+    (pack_kernels) { rune__pack_copy_##isa, rune__pack_kernel_##isa }
 
 static pack_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
-void rune__pack_cursor_init(pack_cursor *c, const pack_plan *plan, rune_simd_level level, void *memory)
+void rune__pack_cursor_init(pack_cursor *c, const pack_plan *plan, rune_simd_level level)
 {
     c->plan = plan;
     c->kernels = kernels_for(level);
-    c->sub_bit = rune__pack_cursor_bytes(plan->p) ? memory : NULL;
 }
 
-/* Where each subtrack's bits start in segment g. */
-static void segment_bits(const pack_cursor *c, uint32_t g, uint32_t *bits)
+/* Segment g's tables. */
+static pack_entries segment_tables(const pack_plan *plan, uint32_t g)
 {
-    const clip_packed *p = c->plan->p;
-    c->kernels.bits(&p->width[(size_t)g * p->subtracks * 3], p->seg_start[g] * 8u, p->subtracks, bits);
-}
-
-/* Decoding tables of one group of entries: at most a chunk's lanes, and
- * the slack the kernels write past them. */
-#define GROUP_ROOM (RUNE_SAMPLE_CHUNK + PACK_ENTRY_SLACK)
-typedef struct group_tables {
-    uint32_t addr[3][GROUP_ROOM], mask[3][GROUP_ROOM], stride[GROUP_ROOM], dropped[GROUP_ROOM];
-    float base[3][GROUP_ROOM], scale[3][GROUP_ROOM];
-} group_tables;
-
-static pack_entries entries_in(group_tables *t)
-{
-    return (pack_entries){{t->addr[0], t->addr[1], t->addr[2]}, {t->mask[0], t->mask[1], t->mask[2]}, t->stride,
-                          t->dropped, {t->base[0], t->base[1], t->base[2]}, {t->scale[0], t->scale[1], t->scale[2]}};
+    size_t r = plan->entries;
+    const uint32_t *t = plan->table + (size_t)g * PACK_TABLES * r;
+    const float *f = (const float *)(const void *)t;
+    return (pack_entries){t, t + r, {f + 2 * r, f + 3 * r, f + 4 * r}, {f + 5 * r, f + 6 * r, f + 7 * r}};
 }
 
 bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float t, const sample_dest *o)
@@ -152,30 +192,10 @@ bool rune__packed_sample_to(const pack_cursor *c, size_t first, size_t n, float 
     uint32_t i0, i1;
     float u;
     pack_locate(p, t, &i0, &i1, &u);
-    uint32_t g0 = i0 / PACK_SEGMENT, g1 = i1 / PACK_SEGMENT;
-    /* on a sample exactly the second sample is not read */
-    bool two = g1 != g0 && u != 0.0f;
-    uint32_t stack_bits[2][PACK_STACK_SUBTRACKS];
-    uint32_t *bits[2] = {c->sub_bit ? c->sub_bit : stack_bits[0],
-                         c->sub_bit ? c->sub_bit + p->subtracks : stack_bits[1]};
-    segment_bits(c, g0, bits[0]);
-    if (two)
-        segment_bits(c, g1, bits[1]);
-    group_tables ta, tb; /* 2 x 4.4 KB */
-    pack_entries a = entries_in(&ta), b = entries_in(&tb);
-    for (int ch = 0; ch < plan->channels; ch++, g++) {
-        uint32_t e0 = plan->group[g], e1 = plan->group[g + 1];
-        if (e0 == e1)
-            continue;
-        pack_plan v = *plan; /* this group's entries */
-        v.lane += e0, v.sub += e0, v.rotation += e0, v.entries = e1 - e0;
-        for (int k = 0; k < PACK_RANGE; k++)
-            v.range[k] += e0;
-        c->kernels.load(&v, bits[0], &a, g0);
-        if (two)
-            c->kernels.load(&v, bits[1], &b, g1);
-        c->kernels.sample(p->data, &a, two ? &b : &a, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, 0, v.entries,
-                          v.lane, first, o);
-    }
+    pack_entries a = segment_tables(plan, i0 / PACK_SEGMENT), b = segment_tables(plan, i1 / PACK_SEGMENT);
+    for (int ch = 0; ch < plan->channels; ch++, g++)
+        if (plan->group[g] != plan->group[g + 1])
+            c->kernels.sample(p->data, &a, &b, i0 % PACK_SEGMENT, i1 % PACK_SEGMENT, u, ch, plan->group[g],
+                              plan->group[g + 1], plan->lane, first, o);
     return p->scaled;
 }

@@ -350,7 +350,7 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
     size_t head = align16(sizeof(rune_sample_cache) + keys * (sizeof(uint32_t) + 1));
     size_t own_plan = clip->packed && !plan ? rune__sample_plan_bytes(clip, lane_track, lanes) : 0;
-    size_t bytes = head + own_plan + (clip->packed ? rune__pack_cursor_bytes(clip->packed) : 0);
+    size_t bytes = own_plan <= SIZE_MAX - head ? head + own_plan : SIZE_MAX;
     rune_sample_cache *c = rune__calloc(alloc, 1, bytes);
     if (!c)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a sample cache");
@@ -365,7 +365,7 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     if (own_plan)
         plan = rune__sample_plan_init(clip, lane_track, lanes, (char *)c + head);
     if (clip->packed)
-        rune__pack_cursor_init(&c->pack, plan, c->level, (char *)c + head + own_plan);
+        rune__pack_cursor_init(&c->pack, plan, c->level);
     c->bad = (uint8_t *)(c->key + keys);
     rune_sample_cache_reset(c);
     *out = c;

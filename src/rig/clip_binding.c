@@ -129,6 +129,12 @@ uint32_t rune_binding_retarget_id(const rune_binding *b) { return b->retarget_id
 int32_t rune_binding_joint(const rune_binding *b, size_t track) { return b->joint_of_track[track]; }
 size_t rune_binding_bound_count(const rune_binding *b) { return b->bound; }
 
+size_t rune_binding_bytes(const rune_binding *b)
+{
+    return sizeof *b + (b->track_count + b->joint_count + b->curve_count) * sizeof(int32_t) + b->plan_bytes +
+           (b->owned ? rune_clip_bytes(b->owned) : 0);
+}
+
 int32_t rune_binding_track_of(const rune_binding *b, int32_t joint)
 {
     return joint >= 0 && (size_t)joint < b->joint_count ? b->track_of_joint[joint] : -1;

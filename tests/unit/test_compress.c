@@ -376,8 +376,11 @@ static void make_wide_rig(size_t n, rune_rig **rig, rune_clip **packed)
 /* A play of a compressed clip keeps no decoding tables (issue 28): through
  * a binding it holds at most 1 KB on a 64-joint rig, and samples what the
  * single-track decoder gives, forward, backward and at random times --
- * also on a rig of 300 joints (600 channels: more than a sample's stack
- * room for bit addresses, 5 chunks), at every kernel level. */
+ * also on a rig of 300 joints (600 channels, 5 chunks), at every kernel
+ * level. The binding holds the tables, once for all its plays: 61 samples
+ * at 30 Hz are 4 segments of 16, and each segment's tables take 32 bytes
+ * an animated channel; the rest of the binding is bounded by its lanes
+ * (maps, constant values) and channels (lane, subtrack, bit address). */
 static void test_play_memory(void **state)
 {
     (void)state;
@@ -388,6 +391,12 @@ static void test_play_memory(void **state)
         make_wide_rig(sizes[r], &rig, &packed);
         rune_binding *b;
         assert_int_equal(rune_binding_create(rig, packed, 0, NULL, &b, NULL), RUNE_OK);
+        rune_clip_compression info;
+        assert_true(rune_clip_compressed(packed, &info));
+        assert_int_equal(info.samples, 61);
+        size_t tables = 4 * info.animated * 32, lanes = (sizes[r] + 15) / 16 * 16;
+        assert_true(rune_binding_bytes(b) >= tables);
+        assert_true(rune_binding_bytes(b) <= tables + lanes * (13 + 2) * 4 + info.animated * 12 + 1024);
         rune_pose fast, exact;
         assert_int_equal(rune_pose_init(&fast, sizes[r], NULL, NULL), RUNE_OK);
         assert_int_equal(rune_pose_init(&exact, sizes[r], NULL, NULL), RUNE_OK);

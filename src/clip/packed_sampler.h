@@ -11,7 +11,7 @@
 
 /* How to decode the animated channels ("entries") of a plan in one
  * segment, as arrays over entries: the bit address of each entry's first
- * sample in the segment; its layout word (PACK_LAYOUT: the three width
+ * sample in the segment; its layout word (PACK_LAYOUT_*: the three width
  * bytes as stored, the dropped component in the first one's top bits,
  * and the bits a sample takes in the fourth byte); value = base + scale *
  * integer per component. */

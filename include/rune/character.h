@@ -132,6 +132,11 @@ typedef struct rune_character_desc {
     size_t signal_capacity;   /**< signals one frame can queue (0: 256) */
     bool matrices;            /**< compute model matrices in every update */
     rune_simd_level simd;     /**< kernels (RUNE_SIMD_AUTO: the best) */
+    bool stream_matrices;     /**< write the model matrices with streaming
+                                   stores (rune_rig_model_matrices_stream):
+                                   for a crowd whose matrices are read after
+                                   every character updated, not right after
+                                   each update; the same values */
 } rune_character_desc;
 
 /** Creates a character: the rest pose, nothing playing. */
@@ -218,9 +223,10 @@ RUNE_API float rune_character_curve(const rune_character *ch, uint32_t curve);
  * source: every live contribution's root travel (a graph's from its first
  * layer's plays), weighted the way the mixer weighted the root joint. */
 RUNE_API rune_root_delta rune_character_root_delta(const rune_character *ch);
-/** Model-space matrices of the last update's pose, one per joint: computed
- * on the first call after an update (or by every update with
- * desc.matrices). NULL when out of memory. */
+/** Model-space matrices of the last update's pose, one per joint from a
+ * 64-byte boundary (a matrix a cache line): computed on the first call
+ * after an update (or by every update with desc.matrices; written with
+ * streaming stores with desc.stream_matrices). NULL when out of memory. */
 RUNE_API const rune_mat4 *rune_character_model_matrices(rune_character *ch);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j], one per joint.
  * Returns false (out unchanged) when the matrices cannot be computed. */

@@ -348,8 +348,9 @@ RUNE_API size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 /** Stages of rune_sample_cache_prefetch. */
 #define RUNE_SAMPLE_CACHE_PREFETCH_STAGES 2
 /** Asks the CPU to start loading the cache's per-play state, in stages:
- * 0 its header (nothing is read), 1 its key cursors (their count is read
- * from the header, which stage 0 asked for). In a loop over many plays
+ * 0 the part of its header every sample reads (nothing is read), 1 a
+ * compressed clip's cursor or its key cursors (the clip and their count
+ * are read from the header, which stage 0 asked for). In a loop over many plays
  * issue stage s for the play RUNE_SAMPLE_CACHE_PREFETCH_STAGES - s ahead
  * (animators, motion players and rune_batch do). Changes nothing. */
 RUNE_API void rune_sample_cache_prefetch(const rune_sample_cache *cache, int stage);

@@ -231,6 +231,22 @@ RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose
 /** rune_rig_model_matrices with the kernels of a given instruction set. */
 RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
                                          rune_mat4 *out);
+/** Rigs of up to this many joints stream their matrices
+ * (rune_rig_model_matrices_stream): the stack holds them first. */
+#define RUNE_STREAM_MAX_JOINTS 256
+/** rune_rig_model_matrices_at, written with streaming stores: `out` is
+ * written once, whole joints in joint order, and never read, so its lines
+ * are not fetched before they are written and do not displace what the
+ * cache holds. For matrices read later in the frame or by another device:
+ * a crowd whose skinning runs after every character updated, a mapped GPU
+ * upload buffer (slow to read). The matrices are made on the stack first
+ * (16 KB at most). A rig of more than RUNE_STREAM_MAX_JOINTS joints is
+ * computed in `out` as rune_rig_model_matrices_at does (its parents read
+ * back from it), and an `out` that is not 16-byte aligned is copied in
+ * through the cache. Ends with a store fence, so another thread that synchronizes
+ * with this one sees them. The same bits as rune_rig_model_matrices_at. */
+RUNE_API void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
+                                             rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
 RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 

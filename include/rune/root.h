@@ -46,13 +46,13 @@ RUNE_API rune_vec3 rune_root_up_axis(rune_xform root_frame);
 typedef struct rune_root_memo {
     rune_vec3 up;                     /**< the up axis the entries were taken about */
     uint32_t next_sample, next_cycle; /**< the entries replaced next */
-    struct rune_root_memo_sample {
+    struct rune_root_memo_sample { /* 40 bytes: no padding */
         uint64_t serial; /**< 0: empty */
+        double yaw;
+        rune_vec3 t;
         int32_t track;
         float time;
         uint32_t key; /**< the key its segment starts at (rune_clip_sample_transform_near) */
-        rune_vec3 t;
-        double yaw;
     } sample[RUNE_ROOT_MEMO_SAMPLES];
     struct rune_root_memo_cycle {
         uint64_t serial; /**< 0: empty */

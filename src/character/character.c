@@ -5,6 +5,8 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 
+#include <stddef.h>
+
 rune_status rune_character_create(const rune_character_desc *desc, const rune_allocator *alloc,
                                   rune_character **out, rune_error *err)
 {
@@ -28,6 +30,7 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
         ch->root_up = rune_root_up_axis(ch->root_space);
     }
     ch->matrices_each_frame = desc->matrices;
+    ch->matrices_stream = desc->stream_matrices;
     rune_status st = rune_animator_create(rig, desc->signal_capacity, alloc, &ch->anim, err);
     if (!st && desc->matrices && !rune_character_model_matrices(ch))
         st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a character");
@@ -38,6 +41,13 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
     rune_animator_set_simd(ch->anim, desc->simd);
     *out = ch;
     return RUNE_OK;
+}
+
+/* The matrices' block: room to start them at a line (an allocator need
+ * not align to more than a pointer). */
+static size_t matrix_block_bytes(const rune_character *ch)
+{
+    return rune_rig_joint_count(ch->rig) * sizeof(rune_mat4) + 63u;
 }
 
 void rune_character_destroy(rune_character *ch)
@@ -60,7 +70,7 @@ void rune_character_destroy(rune_character *ch)
     rune__free(a, ch->live_motions, ch->live_motion_cap, sizeof *ch->live_motions);
     rune__free(a, ch->live_graphs, ch->live_graph_cap, sizeof *ch->live_graphs);
     rune__free(a, ch->extra, ch->extra_cap, sizeof *ch->extra);
-    rune__free(a, ch->matrices, rune_rig_joint_count(ch->rig), sizeof *ch->matrices);
+    rune__free(a, ch->matrix_block, matrix_block_bytes(ch), 1);
     rune_animator_destroy(ch->anim);
     rune_allocator al = ch->alloc;
     rune__free(&al, ch, 1, sizeof *ch);
@@ -77,11 +87,16 @@ rune_root_delta rune_character_root_delta(const rune_character *ch) { return ch-
 
 const rune_mat4 *rune_character_model_matrices(rune_character *ch)
 {
-    size_t n = rune_rig_joint_count(ch->rig);
-    if (!ch->matrices && !(ch->matrices = rune__calloc(&ch->alloc, n, sizeof *ch->matrices)))
-        return NULL;
+    if (!ch->matrices) {
+        if (!(ch->matrix_block = rune__calloc(&ch->alloc, matrix_block_bytes(ch), 1)))
+            return NULL;
+        ch->matrices = (rune_mat4 *)(((uintptr_t)ch->matrix_block + 63u) & ~(uintptr_t)63u);
+    }
     if (!ch->matrices_fresh) {
-        rune_rig_model_matrices(ch->rig, rune_animator_pose(ch->anim), ch->matrices);
+        if (ch->matrices_stream)
+            rune_rig_model_matrices_stream(ch->rig, rune_animator_pose(ch->anim), RUNE_SIMD_AUTO, ch->matrices);
+        else
+            rune_rig_model_matrices(ch->rig, rune_animator_pose(ch->anim), ch->matrices);
         ch->matrices_fresh = true;
     }
     return ch->matrices;
@@ -100,8 +115,8 @@ size_t rune_character_dropped_signals(const rune_character *ch) { return rune_an
 
 void rune__character_prefetch(const rune_character *ch, int stage)
 {
-    if (stage == 0) { /* the character */
-        rune__prefetch_range(ch, sizeof *ch, false);
+    if (stage == 0) { /* the character, but for its root memo's cycle entries */
+        rune__prefetch_range(ch, offsetof(rune_character, root_memo.cycle), false);
         return;
     }
     if (stage == 1) { /* what it points at */
@@ -109,7 +124,7 @@ void rune__character_prefetch(const rune_character *ch, int stage)
         rune__prefetch_range(ch->live_graphs, ch->live_graph_count * sizeof *ch->live_graphs, false);
         size_t runs = ch->live_motion_count + ch->live_graph_count; /* each writes a contribution */
         rune__prefetch_range(ch->extra, (runs < ch->extra_cap ? runs : ch->extra_cap) * sizeof *ch->extra, true);
-        if (ch->matrices_each_frame)
+        if (ch->matrices_each_frame && !ch->matrices_stream) /* streamed lines are never fetched */
             rune__prefetch_range(ch->matrices, rune_rig_joint_count(ch->rig) * sizeof *ch->matrices, true);
     }
     if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)

@@ -57,10 +57,15 @@ struct rune_character {
     rune_xform root_space; /* the root joint's rest rotation in the rig (no translation) */
     rune_vec3 root_up;     /* the up axis in the root's frame */
     rune_root_delta root_delta;
-    rune_root_memo root_memo; /* root samples kept from frame to frame */
     bool matrices_each_frame;
+    bool matrices_stream; /* written with streaming stores (desc.stream_matrices) */
     bool matrices_fresh;
-    rune_mat4 *matrices;
+    rune_mat4 *matrices;  /* in matrix_block, at a 64-byte boundary: a matrix a line */
+    void *matrix_block;
+    /* root samples kept from frame to frame; last, so that a frame's
+     * prefetch stops before its loop-cycle entries (read at loop
+     * crossings only) */
+    rune_root_memo root_memo;
 };
 
 /* The live motion run or graph instance with a handle, or NULL. */

@@ -15,6 +15,7 @@
 #include "../base/prefetch.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The sampling kernels of one instruction set. */
@@ -31,22 +32,26 @@ typedef struct sample_kernels {
 static sample_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
 struct rune_sample_cache {
-    rune_allocator alloc;
+    /* what every sample reads, first: a frame's prefetch asks for these
+     * lines only (rune_sample_cache_prefetch) */
     const rune_clip *clip;
     const int32_t *lane_track; /* NULL: lane i samples track i */
     size_t lanes, padded;
-    rune_simd_level level;
     sample_kernels kernels;
-    uint8_t *bad;   /* per lane, scratch of refill (after key[]; lane by lane only) */
     float lo, hi;   /* every lane's segment holds for lo <= t < hi */
     bool any_exact; /* some lane's segment needs the exact sampler */
-    size_t seeks;
     /* time-major clips (by_rows): every lane with a track is on key `row`
      * of it, found by stepping the row lane's track (-1: no lane has one) */
     int32_t row_lane;
     uint32_t row;
+    /* a packed clip's cursor (its plan, when its own, after bad[]) */
+    pack_cursor pack;
+    /* what seeks, lane-by-lane steps and the owner read */
+    uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
+    size_t seeks;
+    rune_allocator alloc;
+    rune_simd_level level;
     size_t block_size;
-    pack_cursor pack; /* a packed clip's cursor (its plan, when its own, after bad[]) */
     uint32_t key[]; /* lane by lane: per lane, the position of the segment it is on (see rune_clip.seg_stride);
                        none for rows or a packed clip */
 };
@@ -402,8 +407,12 @@ size_t rune_sample_cache_bytes(const rune_sample_cache *c) { return c->block_siz
 
 void rune_sample_cache_prefetch(const rune_sample_cache *c, int stage)
 {
-    if (stage == 0) {
-        rune__prefetch_range(c, sizeof *c, false);
+    if (stage == 0) { /* the fields every sample reads (two lines) */
+        rune__prefetch_range(c, offsetof(struct rune_sample_cache, pack), false);
+        return;
+    }
+    if (c->clip->packed) {
+        rune__prefetch_range(&c->pack, sizeof c->pack, false);
         return;
     }
     const char *keys = (const char *)c->key;

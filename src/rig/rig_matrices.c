@@ -8,6 +8,9 @@
 #include "matrix_kernel.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct matrix_kernels {
     void (*local)(const local_in *, local_out *, size_t, bool);
@@ -93,6 +96,38 @@ void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune
 void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out)
 {
     rune_rig_model_matrices_at(rig, pose, RUNE_SIMD_AUTO, out);
+}
+
+/* `n` matrices from `from` (the stack, in cache) to `to` with streaming
+ * stores: the lines of `to` are written whole, in order, and never
+ * fetched. Where the CPU has no such store, or `to` is not 16-byte
+ * aligned, a plain copy. */
+static void stream_out(const rune_mat4 *from, rune_mat4 *to, size_t n)
+{
+#if defined(__SSE2__)
+    if (((uintptr_t)to & 15u) == 0) {
+        const float *s = from[0].m;
+        float *d = to[0].m;
+        for (size_t i = 0; i < 16 * n; i += 4)
+            _mm_stream_ps(d + i, _mm_load_ps(s + i));
+        _mm_sfence(); /* streaming stores are weakly ordered: visible before this returns */
+        return;
+    }
+#endif
+    memcpy(to, from, n * sizeof *to);
+}
+
+void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
+{
+    size_t n = rune_rig_joint_count(rig);
+    if (n > RUNE_STREAM_MAX_JOINTS) { /* no room on the stack: through the cache */
+        rune_rig_model_matrices_at(rig, pose, level, out);
+        return;
+    }
+    /* the chain reads each joint's parent back: from the stack, never from `out` */
+    _Alignas(64) rune_mat4 local[RUNE_STREAM_MAX_JOINTS];
+    rune_rig_model_matrices_at(rig, pose, level, local);
+    stream_out(local, out, n);
 }
 
 void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_xform *out)

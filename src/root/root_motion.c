@@ -75,7 +75,7 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
     }
     root_sample r = sample_track(clip, track, up, t, key);
     struct rune_root_memo_sample *e = &memo->sample[memo->next_sample++ % RUNE_ROOT_MEMO_SAMPLES];
-    *e = (struct rune_root_memo_sample){serial, track, t, r.key, r.t, r.yaw};
+    *e = (struct rune_root_memo_sample){.serial = serial, .yaw = r.yaw, .t = r.t, .track = track, .time = t, .key = r.key};
     return r;
 }
 

@@ -369,6 +369,53 @@ static void test_model_xforms_side_by_side(void **state)
     }
 }
 
+/* Streamed matrices are the same bits as those written through the cache,
+ * at every kernel level, for a rig the stack holds (70 and 256 joints), one
+ * it does not (300: computed in place), and an output that is not 16-byte
+ * aligned (copied in); nothing past the last joint is written. */
+static void test_streamed_matrices(void **state)
+{
+    (void)state;
+    enum { MAX = 300, GUARD = 4 };
+    static char names[MAX][8];
+    static rune_joint_desc jd[MAX];
+    static rune_mat4 want[MAX];
+    static float got[(MAX + 1) * 16 + GUARD]; /* room for the shifted copy and a guard */
+    for (int j = 0; j < MAX; j++) {
+        snprintf(names[j], sizeof names[j], "J%d", j);
+        float a = 0.1f * (float)j;
+        jd[j] = (rune_joint_desc){names[j], j ? names[(j - 1) / 2] : NULL,
+                                  {{0.1f, 0.2f * sinf(a), 0.0f}, rune_q_axis_angle(rune_v3(0.0f, 0.6f, 0.8f), a)}};
+    }
+    const size_t sizes[3] = {70, RUNE_STREAM_MAX_JOINTS, MAX};
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t count = test_levels(levels);
+    for (size_t s = 0; s < 3; s++) {
+        size_t n = sizes[s];
+        rune_rig *rig;
+        assert_int_equal(rune_rig_create(jd, n, NULL, &rig, NULL), RUNE_OK);
+        rune_pose pose;
+        assert_int_equal(rune_pose_init(&pose, n, NULL, NULL), RUNE_OK);
+        for (size_t j = 0; j < n; j++)
+            rune_pose_set_r(&pose, j, rune_q_axis_angle(rune_v3(1.0f, 0.0f, 0.0f), 0.02f * (float)j));
+        rune_pose_set_s(&pose, 1, rune_v3(1.5f, 1.5f, 1.5f)); /* the scaled kernels too */
+        for (size_t l = 0; l < count; l++) {
+            rune_rig_model_matrices_at(rig, &pose, levels[l], want);
+            for (size_t shift = 0; shift < 2; shift++) { /* aligned, then 4 bytes off */
+                float *at = (float *)(((uintptr_t)got + 63u) & ~(uintptr_t)63u) + shift;
+                for (size_t k = 0; k < 16 * n + GUARD; k++)
+                    at[k] = -7.0f;
+                rune_rig_model_matrices_stream(rig, &pose, levels[l], (rune_mat4 *)at);
+                assert_memory_equal(at, want, n * sizeof(rune_mat4));
+                for (size_t k = 16 * n; k < 16 * n + GUARD; k++)
+                    assert_true(at[k] == -7.0f);
+            }
+        }
+        rune_pose_release(&pose);
+        rune_rig_destroy(rig);
+    }
+}
+
 /* A rest scale composes with the pose as translation, rotation, scale:
  * t = frame.t + frame.r (scale * pose.t), and scales the joint's columns
  * and so its subtree. Worked by hand: Root at (1,0,0) turned 90 degrees
@@ -519,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_binding_sampler),
         cmocka_unit_test(test_model_matrices_match_xforms),
         cmocka_unit_test(test_model_xforms_side_by_side),
+        cmocka_unit_test(test_streamed_matrices),
         cmocka_unit_test(test_rest_scale),
         cmocka_unit_test(test_name_only_fallback),
         cmocka_unit_test(test_revisions_and_binding_cache),

@@ -145,8 +145,8 @@ RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 #define RUNE_MOTION_PREFETCH_STAGES (2 + RUNE_SAMPLE_CACHE_PREFETCH_STAGES)
 /** Asks the CPU to start loading what sampling and advancing the player
  * read, one level of pointers a stage: 0 the player, 1 its per-leaf
- * arrays, 2 .. the samplers of the leaves that weigh
- * (rune_sample_cache_prefetch's stages). A stage reads only what the stage
+ * arrays but the tracks, 2 .. the tracks and samplers of the leaves that
+ * weigh (rune_sample_cache_prefetch's stages). A stage reads only what the stage
  * before it asked for, so in a loop over many players issue stage s for
  * the player RUNE_MOTION_PREFETCH_STAGES - s ahead (graph instances and
  * rune_batch do). Changes nothing. */

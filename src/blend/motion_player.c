@@ -44,28 +44,30 @@ struct rune_motion_player {
 };
 
 /* Lays the per-leaf arrays out after the player, those a frame reads
- * first; with base NULL it only measures. Returns the bytes in all. */
+ * first, each at its type's alignment (no padding between the short
+ * arrays: a frame reads fewer lines); with base NULL it only measures.
+ * Returns the bytes in all. */
 static size_t carve(rune_motion_player *base, size_t leaves, size_t samples, size_t params)
 {
-    struct { void *field; size_t count, size; } parts[] = {
-        {base ? &base->seen : NULL, params, sizeof(float)}, /* set_params reads it first */
-        {base ? &base->weight : NULL, leaves, sizeof(float)},
-        {base ? &base->speed : NULL, leaves, sizeof(float)},
-        {base ? &base->local : NULL, samples, sizeof(float)},
-        {base ? &base->length : NULL, leaves, sizeof(float)},
-        {base ? &base->clip : NULL, leaves, sizeof(uint32_t)},
-        {base ? &base->loop : NULL, leaves, sizeof(bool)},
-        {base ? &base->contrib : NULL, leaves, sizeof(rune_contribution)},
-        {base ? &base->cache : NULL, 2 * leaves, sizeof(rune_sample_cache *)},
-        {base ? &base->binding : NULL, leaves, sizeof(const rune_binding *)},
-        {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track)},
+    struct { void *field; size_t count, size, align; } parts[] = {
+        {base ? &base->seen : NULL, params, sizeof(float), _Alignof(float)}, /* set_params reads it first */
+        {base ? &base->weight : NULL, leaves, sizeof(float), _Alignof(float)},
+        {base ? &base->speed : NULL, leaves, sizeof(float), _Alignof(float)},
+        {base ? &base->local : NULL, samples, sizeof(float), _Alignof(float)},
+        {base ? &base->length : NULL, leaves, sizeof(float), _Alignof(float)},
+        {base ? &base->clip : NULL, leaves, sizeof(uint32_t), _Alignof(uint32_t)},
+        {base ? &base->loop : NULL, leaves, sizeof(bool), _Alignof(bool)},
+        {base ? &base->contrib : NULL, leaves, sizeof(rune_contribution), _Alignof(rune_contribution)},
+        {base ? &base->cache : NULL, 2 * leaves, sizeof(rune_sample_cache *), _Alignof(rune_sample_cache *)},
+        {base ? &base->binding : NULL, leaves, sizeof(const rune_binding *), _Alignof(const rune_binding *)},
+        {base ? &base->track : NULL, 2 * leaves, sizeof(rune_track), _Alignof(rune_track)},
     };
-    enum { ALIGN = _Alignof(max_align_t) };
-    size_t at = (sizeof(rune_motion_player) + ALIGN - 1) / ALIGN * ALIGN;
+    size_t at = sizeof(rune_motion_player);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        at = (at + parts[i].align - 1) / parts[i].align * parts[i].align;
         if (base)
             *(void **)parts[i].field = (char *)base + at;
-        at += (parts[i].count * parts[i].size + ALIGN - 1) / ALIGN * ALIGN;
+        at += parts[i].count * parts[i].size;
     }
     return at;
 }
@@ -369,13 +371,16 @@ void rune_motion_player_prefetch(const rune_motion_player *p, int stage)
     size_t L = p->leaves;
     if (stage == 0) {
         rune__prefetch_range(p, sizeof *p, false);
-    } else if (stage == 1) { /* the arrays a frame reads: up to the live half of the tracks */
-        const char *end = (const char *)(p->track + L);
-        rune__prefetch_range(p->seen, (size_t)(end - (const char *)p->seen), true);
-    } else {
-        for (size_t i = 0; i < L; i++)
-            if (p->weight[i] > RUNE_MOTION_EPSILON)
-                rune_sample_cache_prefetch(p->cache[i], stage - 2);
+    } else if (stage == 1) { /* the arrays a frame reads, up to the tracks */
+        rune__prefetch_range(p->seen, (size_t)((const char *)p->track - (const char *)p->seen), true);
+    } else { /* the leaves that weigh: their tracks and samplers */
+        for (size_t i = 0; i < L; i++) {
+            if (!(p->weight[i] > RUNE_MOTION_EPSILON))
+                continue;
+            if (stage == 2) /* what a leaf's sample reads of its track: binding .. time */
+                rune__prefetch_range(&p->track[i], offsetof(rune_track, speed), true);
+            rune_sample_cache_prefetch(p->cache[i], stage - 2);
+        }
     }
 }
 

@@ -129,17 +129,21 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     }
     if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)
         rune_animator_prefetch(ch->anim, stage - 1);
+    /* a sole run samples into the animator's pose (character_update.c):
+     * its own pose, and that pose's header, are left out */
+    bool own_pose = stage >= 2 &&
+                    (rune_animator_track_count(ch->anim) > 0 || ch->live_motion_count + ch->live_graph_count > 1);
     if (stage == 2) { /* its runs */
+        size_t motion_bytes = own_pose ? sizeof *ch->motions : offsetof(motion_run, pose);
+        size_t graph_bytes = own_pose ? sizeof *ch->graphs : offsetof(graph_run, pose);
         for (size_t i = 0; i < ch->live_motion_count; i++)
-            rune__prefetch_range(&ch->motions[ch->live_motions[i]], sizeof *ch->motions, true);
+            rune__prefetch_range(&ch->motions[ch->live_motions[i]], motion_bytes, true);
         for (size_t i = 0; i < ch->live_graph_count; i++)
-            rune__prefetch_range(&ch->graphs[ch->live_graphs[i]], sizeof *ch->graphs, true);
+            rune__prefetch_range(&ch->graphs[ch->live_graphs[i]], graph_bytes, true);
         return;
     }
     if (stage < 3)
         return;
-    /* a sole run samples into the animator's pose (character_update.c) */
-    bool own_pose = rune_animator_track_count(ch->anim) > 0 || ch->live_motion_count + ch->live_graph_count > 1;
     for (size_t i = 0; i < ch->live_motion_count; i++) {
         const motion_run *m = &ch->motions[ch->live_motions[i]];
         if (stage == 3 && own_pose)

@@ -14,7 +14,6 @@
 typedef struct motion_run {
     rune_motion_player *player;
     uint32_t motion;  /* library index */
-    rune_pose pose;   /* this frame's blend of its leaves */
     float *params;    /* the library's parameter table, this play's values */
     rune_fade fade;
     float speed;
@@ -23,34 +22,38 @@ typedef struct motion_run {
     bool live;
     double from, to;  /* progress over the last advance (root travel) */
     float root_cov;   /* the root joint's coverage in the last sample */
+    rune_pose pose;   /* this frame's blend of its leaves; last: a sole run
+                         samples into the animator's pose instead, and its
+                         frame's prefetch leaves this one out */
 } motion_run;
 
 /* A running graph instance; reused like motion runs. */
 typedef struct graph_run {
     rune_graph_instance *inst;
     uint32_t graph;   /* library index */
-    rune_pose pose;   /* this frame's composed (straight) pose */
     rune_fade fade;
     float speed;      /* scales the graph's time */
     int priority;
     uint32_t handle;
     bool live;
     float root_cov;   /* the root joint's coverage in the last evaluation */
+    rune_pose pose;   /* this frame's composed (straight) pose; last, as in
+                         motion_run */
 } graph_run;
 
 struct rune_character {
-    rune_allocator alloc;
-    const rune_library *lib;
+    /* what a frame reads, first: the batch's prefetch asks for these lines
+     * and the root memo's samples (rune__character_prefetch) */
     const rune_rig *rig;
     rune_animator *anim; /* clip tracks, controls, signals, the mixer, the pose */
     motion_run *motions;
-    size_t motion_count, motion_cap;
+    size_t motion_count;
     graph_run *graphs;
-    size_t graph_count, graph_cap;
+    size_t graph_count;
     /* live runs in start order (indexes into motions / graphs): frames
      * visit them in that order, so signals come in start order */
-    size_t *live_motions, live_motion_count, live_motion_cap;
-    size_t *live_graphs, live_graph_count, live_graph_cap;
+    size_t *live_motions, live_motion_count;
+    size_t *live_graphs, live_graph_count;
     rune_contribution *extra; /* this frame's motion and graph poses */
     size_t extra_cap;
     int32_t root;
@@ -61,11 +64,14 @@ struct rune_character {
     bool matrices_stream; /* written with streaming stores (desc.stream_matrices) */
     bool matrices_fresh;
     rune_mat4 *matrices;  /* in matrix_block, at a 64-byte boundary: a matrix a line */
-    void *matrix_block;
-    /* root samples kept from frame to frame; last, so that a frame's
-     * prefetch stops before its loop-cycle entries (read at loop
-     * crossings only) */
+    /* root samples kept from frame to frame; its loop-cycle entries (read
+     * at loop crossings only) and what follows them are not prefetched */
     rune_root_memo root_memo;
+    /* what plays, stops and teardown read */
+    rune_allocator alloc;
+    const rune_library *lib;
+    size_t motion_cap, graph_cap, live_motion_cap, live_graph_cap;
+    void *matrix_block;
 };
 
 /* The live motion run or graph instance with a handle, or NULL. */

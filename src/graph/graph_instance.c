@@ -259,9 +259,9 @@ void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage)
         rune__prefetch_range(inst, sizeof *inst, false);
         return;
     }
-    if (stage == 1) { /* the layers' state, not their poses' structs */
+    if (stage == 1) { /* the layers' state, not their routes or poses' structs */
         for (size_t li = 0; li < g->layer_count; li++)
-            rune__prefetch_range(&inst->layers[li], offsetof(layer_run, pose), true);
+            rune__prefetch_range(&inst->layers[li], offsetof(layer_run, route), true);
         rune__prefetch_range(inst->slots, 2 * g->state_count * sizeof *inst->slots, true);
         rune__prefetch_range(inst->params, g->param_count * sizeof *inst->params, false);
         return;
@@ -270,6 +270,8 @@ void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage)
         const layer_run *l = &inst->layers[li];
         if (stage == 2 || stage == 3)
             prefetch_layer_poses(inst, li, stage);
+        if (stage == 2 && l->route_pos < l->route_len) /* on a travel route: its next step */
+            rune__prefetch_range(&l->route[l->route_pos], sizeof l->route[0], false);
         int32_t playing[2] = {l->cur, l->fading && !l->frozen ? l->src : -1};
         for (int k = 0; k < 2; k++)
             if (playing[k] >= 0)

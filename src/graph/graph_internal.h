@@ -74,8 +74,10 @@ typedef struct layer_run {
     bool interruptible;
     bool last_fresh; /* pose[LP_LAST] is this fade's: evaluated since it began */
     rune_fade weight;
-    uint32_t route[RUNE_GRAPH_MAX_ROUTE]; /* graph-global transition indexes */
     size_t route_len, route_pos;
+    /* read only on a travel route: after what every frame reads (a
+     * frame's prefetch stops here) */
+    uint32_t route[RUNE_GRAPH_MAX_ROUTE]; /* graph-global transition indexes */
     rune_pose pose[LP_COUNT];
 } layer_run;
 

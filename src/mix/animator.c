@@ -10,6 +10,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct track_slot {
@@ -19,26 +20,30 @@ typedef struct track_slot {
 } track_slot;
 
 struct rune_animator {
-    rune_allocator alloc;
+    /* what a frame reads, first: the batch's prefetch asks for these
+     * lines only (rune_animator_prefetch) */
     const rune_rig *rig;
     size_t joint_count;
     track_slot *slots;
-    size_t slot_count, slot_cap;
+    size_t slot_count;
     size_t *live; /* slots of the live tracks, in start order */
-    size_t live_tracks, live_cap;
-    control_set controls;
+    size_t live_tracks;
     rune_contribution *contribs;
     size_t contrib_cap;
     size_t contribs_used; /* by the last compose: what the next will likely write */
     size_t *order;
     size_t order_cap;
-    rune_signal_queue signals;
-    rune_pose pose;
     rune_simd_level level;
-    uint32_t next_handle;
     bool composed_something; /* the last pass had inputs: a final pass is owed */
     bool controls_owed;      /* compose ran; its controls have not */
     size_t passes;
+    control_set controls;
+    rune_pose pose;
+    /* what plays, stops and signals read */
+    rune_signal_queue signals;
+    rune_allocator alloc;
+    size_t slot_cap, live_cap;
+    uint32_t next_handle;
 };
 
 rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
@@ -273,8 +278,8 @@ void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
 
 void rune_animator_prefetch(const rune_animator *a, int stage)
 {
-    if (stage == 0) {
-        rune__prefetch_range(a, sizeof *a, false);
+    if (stage == 0) { /* what a frame reads of it */
+        rune__prefetch_range(a, offsetof(struct rune_animator, signals), false);
     } else if (stage == 1) {
         rune__prefetch_range(a->slots, a->slot_count * sizeof *a->slots, false);
         /* the contributions (a graph's or motion's come from the caller,

@@ -47,7 +47,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "crowd: %s\n", crowd ? err.message : "out of memory");
         return 1;
     }
-    rune_character_desc desc = {.lib = lib, .root_joint = hips, .matrices = true};
+    /* matrices every frame, streamed: a game reads them after the whole
+     * crowd updated (skinning, an upload), not right after each character */
+    rune_character_desc desc = {.lib = lib, .root_joint = hips, .matrices = true, .stream_matrices = true};
     for (size_t i = 0; i < count; i++) {
         uint32_t h;
         rune_play_params p = rune_play_defaults();

@@ -146,10 +146,10 @@ RUNE_API bool rune_motion_player_loops(const rune_motion_player *player);
 /** Asks the CPU to start loading what sampling and advancing the player
  * read, one level of pointers a stage: 0 the player, 1 its per-leaf
  * arrays but the tracks, 2 .. the tracks and samplers of the leaves that
- * weigh (rune_sample_cache_prefetch's stages). A stage reads only what the stage
- * before it asked for, so in a loop over many players issue stage s for
- * the player RUNE_MOTION_PREFETCH_STAGES - s ahead (graph instances and
- * rune_batch do). Changes nothing. */
+ * weigh (rune_sample_cache_prefetch's stages). A stage reads only what
+ * the stage before it asked for, so in a loop over many players issue
+ * stage s for the player RUNE_MOTION_PREFETCH_STAGES - s ahead (graph
+ * instances and rune_batch do). Changes nothing. */
 RUNE_API void rune_motion_player_prefetch(const rune_motion_player *player, int stage);
 
 /** Per-leaf results of the last set_params (for tools and tests). */

@@ -350,9 +350,10 @@ RUNE_API size_t rune_sample_cache_seeks(const rune_sample_cache *cache);
 /** Asks the CPU to start loading the cache's per-play state, in stages:
  * 0 the part of its header every sample reads (nothing is read), 1 a
  * compressed clip's cursor or its key cursors (the clip and their count
- * are read from the header, which stage 0 asked for). In a loop over many plays
- * issue stage s for the play RUNE_SAMPLE_CACHE_PREFETCH_STAGES - s ahead
- * (animators, motion players and rune_batch do). Changes nothing. */
+ * are read from the header, which stage 0 asked for). In a loop over
+ * many plays issue stage s for the play RUNE_SAMPLE_CACHE_PREFETCH_STAGES
+ * - s ahead (animators, motion players and rune_batch do). Changes
+ * nothing. */
 RUNE_API void rune_sample_cache_prefetch(const rune_sample_cache *cache, int stage);
 
 /** Caches compiled clips by sequence id + revision. */

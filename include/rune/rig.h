@@ -243,8 +243,9 @@ RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *p
  * (16 KB at most). A rig of more than RUNE_STREAM_MAX_JOINTS joints is
  * computed in `out` as rune_rig_model_matrices_at does (its parents read
  * back from it), and an `out` that is not 16-byte aligned is copied in
- * through the cache. Ends with a store fence, so another thread that synchronizes
- * with this one sees them. The same bits as rune_rig_model_matrices_at. */
+ * through the cache. Ends with a store fence, so another thread that
+ * synchronizes with this one sees them. The same bits as
+ * rune_rig_model_matrices_at. */
 RUNE_API void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
                                              rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */

@@ -44,10 +44,10 @@ struct rune_sample_cache {
      * of it, found by stepping the row lane's track (-1: no lane has one) */
     int32_t row_lane;
     uint32_t row;
+    uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
     /* a packed clip's cursor (its plan, when its own, after bad[]) */
     pack_cursor pack;
-    /* what seeks, lane-by-lane steps and the owner read */
-    uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
+    /* what seeks and the owner read */
     size_t seeks;
     rune_allocator alloc;
     rune_simd_level level;

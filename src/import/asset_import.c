@@ -666,21 +666,14 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
 /* BVH files state their frame count up front, and assimp believes it: a
  * negative or absurd count makes it allocate or loop for minutes. Every
  * frame needs at least one number and a separator, so a count larger than
- * half the bytes after it cannot be true. Returns NULL when it is plausible,
- * else why not. */
-static const char *bvh_implausible(const char *data, size_t size)
+ * half the bytes after it cannot be true. Every "Frames:" is checked, not
+ * the first alone: a joint's name may hold the word (fuzzing found one
+ * that hid a count of -66 behind it). assimp reads the count as the next
+ * token, so line breaks before it are skipped too. Returns NULL when every
+ * count is plausible, else why not. */
+static const char *frame_count_implausible(const char *p, const char *end)
 {
-    static const char key[] = "Frames:";
-    const char *p = NULL;
-    for (size_t i = 0; i + sizeof key - 1 <= size; i++)
-        if (memcmp(data + i, key, sizeof key - 1) == 0) {
-            p = data + i + sizeof key - 1;
-            break;
-        }
-    if (!p)
-        return NULL; /* assimp reports what is missing */
-    const char *end = data + size;
-    while (p < end && (*p == ' ' || *p == '\t'))
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
         p++;
     if (p < end && *p == '-')
         return "negative frame count";
@@ -690,6 +683,19 @@ static const char *bvh_implausible(const char *data, size_t size)
     if (frames > (double)(end - p) / 2.0)
         return "the frame count does not fit the file";
     return NULL;
+}
+
+static const char *bvh_implausible(const char *data, size_t size)
+{
+    static const char key[] = "Frames:";
+    for (size_t i = 0; i + sizeof key - 1 <= size; i++) {
+        if (memcmp(data + i, key, sizeof key - 1) != 0)
+            continue;
+        const char *why = frame_count_implausible(data + i + sizeof key - 1, data + size);
+        if (why)
+            return why;
+    }
+    return NULL; /* none at all: assimp reports what is missing */
 }
 
 static bool is_bvh(const char *path_or_hint)

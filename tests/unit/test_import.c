@@ -577,6 +577,18 @@ static void test_negative_frames(void **state)
     /* "Frames: -3" kept assimp's reader looping for minutes */
     assert_int_equal(rune_import_file(RUNE_TEST_DATA "/fixtures/negative_frames_loop.bvh", NULL, &imp, &err),
                      RUNE_E_PARSE);
+    /* Found by fuzz_import: a joint named "Sp#..Frames:.." before the real
+     * "Frames: -66" (the check read the first one only), and a count on
+     * the next line */
+    static const char hidden[] = "HIERARCHY\nROOT Hips\n{\nJOINT Sp#\323\323Frames:\323\323/e\n\t{\n\t\t}\n}\t \n"
+                                 "MOTION\nFrames: -66\n\nFrame Time: 0\n5.0";
+    assert_int_equal(rune_import_memory(hidden, sizeof hidden - 1, "bvh", "hidden.bvh", NULL, &imp, &err),
+                     RUNE_E_PARSE);
+    assert_non_null(strstr(err.message, "hidden.bvh: cannot import: negative frame count"));
+    static const char next_line[] = "HIERARCHY\nROOT Hips\n{\n}\nMOTION\nFrames:\n-3\nFrame Time: 0.1\n";
+    assert_int_equal(rune_import_memory(next_line, sizeof next_line - 1, "bvh", "next.bvh", NULL, &imp, &err),
+                     RUNE_E_PARSE);
+    assert_non_null(strstr(err.message, "negative frame count"));
     /* and an empty buffer, which assimp would abort on */
     assert_int_equal(rune_import_memory("", 0, "bvh", "empty.bvh", NULL, &imp, &err), RUNE_E_PARSE);
     assert_non_null(strstr(err.message, "empty.bvh: cannot import: empty input"));

@@ -110,16 +110,15 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
         double kb = (double)(atomic_load(&live_bytes) - before) / (double)count / 1000.0;
         bench_row row = bench_row_make("", "ms/frame", 0, 0);
         snprintf(row.id, sizeof row.id, "crowd_%s%zu_w%zu", ids[kind], count, workers);
-        char what[64];
-        snprintf(what, sizeof what, "%s", names[kind]);
+        char bound[48] = "";
         if (kind == CROWD_COMPRESSED) { /* their bindings hold the decoding tables every play shares */
-            size_t bound = 0;
+            size_t bytes = 0;
             for (size_t i = 0; i < clips; i++)
-                bound += rune_binding_bytes(s->bindings[i]);
-            snprintf(what, sizeof what, "%s (bound: %.1f KB a clip)", names[kind], (double)bound / (double)clips / 1e3);
+                bytes += rune_binding_bytes(s->bindings[i]);
+            snprintf(bound, sizeof bound, " (bound: %.1f KB a clip)", (double)bytes / (double)clips / 1e3);
         }
-        snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s, %.1f KB each, %zu worker%s",
-                 count, what, kb, workers, workers == 1 ? "" : "s");
+        snprintf(row.label, sizeof row.label, "%zu x (2 clips + blend + matrices), %s%s, %.1f KB each, %zu worker%s",
+                 count, names[kind], bound, kb, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
         if (workers == 0 && !varied) /* ozz's jobs on the same work, the caller alone */
@@ -206,11 +205,12 @@ static int graph_crowd_library(const bench_scene *s, uint32_t *graph)
 /* Per joint: at least 2 leaves of the blend space and the upper clip
  * sampled (70 flops each, as above), the fading share's idle clip too, the
  * upper layer laid over the base (45), local-to-model (152); the crowd
- * character's bytes less the matrices' read (streamed: 64 written, not
- * fetched first) plus a layer pose written and read back (64). */
+ * character's bytes less the matrices' read (224 - 64: streamed, they are
+ * written, not fetched first) plus a layer pose written and read back
+ * (64). */
 static double graph_floor_ms(const bench_plan *p, size_t joints, size_t count, size_t workers, double fading)
 {
-    double per_joint_flops = (3.0 + fading) * 70.0 + 45.0 + 152.0, per_joint_bytes = 224.0 - 64.0 + 64.0;
+    double per_joint_flops = (3.0 + fading) * 70.0 + 45.0 + 152.0, per_joint_bytes = 160.0 + 64.0;
     double n = (double)(joints * count), threads = (double)(workers + 1);
     double compute = bench_floor_ns(p->machine, per_joint_flops * n / threads, 0, BENCH_MEM);
     double moving = bench_floor_ns(p->machine, 0, per_joint_bytes * n, BENCH_MEM);

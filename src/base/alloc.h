@@ -7,6 +7,8 @@
 
 #include "rune/base.h"
 
+#include <stdint.h>
+
 /** Resolves NULL to the default allocator. */
 RUNE_API const rune_allocator *rune__alloc_or_default(const rune_allocator *a);
 
@@ -20,6 +22,14 @@ RUNE_API void rune__free(const rune_allocator *a, void *p, size_t count, size_t 
  * elements, doubling; new elements are zeroed. Returns false on failure and
  * leaves the array untouched. */
 RUNE_API bool rune__grow(const rune_allocator *a, void **array, size_t *cap, size_t need, size_t size);
+
+/** The first 64-byte boundary (a cache line) at or after p: a block
+ * allocated 63 bytes larger than its arrays starts them there (an
+ * allocator need not align to more than a pointer). */
+static inline void *rune__line_align(void *p)
+{
+    return (void *)(((uintptr_t)p + 63u) & ~(uintptr_t)63u);
+}
 
 /** Copies a NUL-terminated string (NULL stays NULL... returns "" copy). */
 RUNE_API char *rune__strdup(const rune_allocator *a, const char *s);

@@ -43,8 +43,7 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
     return RUNE_OK;
 }
 
-/* The matrices' block: room to start them at a line (an allocator need
- * not align to more than a pointer). */
+/* The matrices' block: room to start them at a line (rune__line_align). */
 static size_t matrix_block_bytes(const rune_character *ch)
 {
     return rune_rig_joint_count(ch->rig) * sizeof(rune_mat4) + 63u;
@@ -90,7 +89,7 @@ const rune_mat4 *rune_character_model_matrices(rune_character *ch)
     if (!ch->matrices) {
         if (!(ch->matrix_block = rune__calloc(&ch->alloc, matrix_block_bytes(ch), 1)))
             return NULL;
-        ch->matrices = (rune_mat4 *)(((uintptr_t)ch->matrix_block + 63u) & ~(uintptr_t)63u);
+        ch->matrices = rune__line_align(ch->matrix_block);
     }
     if (!ch->matrices_fresh) {
         if (ch->matrices_stream)
@@ -129,10 +128,9 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     }
     if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)
         rune_animator_prefetch(ch->anim, stage - 1);
-    /* a sole run samples into the animator's pose (character_update.c):
-     * its own pose, and that pose's header, are left out */
-    bool own_pose = stage >= 2 &&
-                    (rune_animator_track_count(ch->anim) > 0 || ch->live_motion_count + ch->live_graph_count > 1);
+    /* a sole run's own pose, and that pose's header, are left out (the
+     * animator is read from stage 2 on: stage 1 asked for it) */
+    bool own_pose = stage >= 2 && !rune__character_sole_run(ch);
     if (stage == 2) { /* its runs */
         size_t motion_bytes = own_pose ? sizeof *ch->motions : offsetof(motion_run, pose);
         size_t graph_bytes = own_pose ? sizeof *ch->graphs : offsetof(graph_run, pose);

@@ -74,6 +74,14 @@ struct rune_character {
     void *matrix_block;
 };
 
+/* Whether the frame's only contribution is one motion or graph run: it
+ * then samples straight into the animator's pose (character_update.c),
+ * and its own pose goes unused (the batch's prefetch leaves it out). */
+static inline bool rune__character_sole_run(const rune_character *ch)
+{
+    return rune_animator_track_count(ch->anim) == 0 && ch->live_motion_count + ch->live_graph_count == 1;
+}
+
 /* The live motion run or graph instance with a handle, or NULL. */
 static inline motion_run *live_motion(const rune_character *ch, uint32_t handle)
 {

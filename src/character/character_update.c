@@ -24,8 +24,7 @@ static bool retire(rune_signal_queue *q, const rune_fade *fade, uint32_t handle,
  * graph so moves one pose through memory instead of two. */
 static rune_pose *run_pose(rune_character *ch, rune_pose *own)
 {
-    bool sole = rune_animator_track_count(ch->anim) == 0 && ch->live_motion_count + ch->live_graph_count == 1;
-    return sole ? rune_animator_pose_edit(ch->anim) : own;
+    return rune__character_sole_run(ch) ? rune_animator_pose_edit(ch->anim) : own;
 }
 
 /* The coverage of the root joint in a run's pose, kept for root travel

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { CHANNELS = 11, ALIGN = 64 };
+enum { CHANNELS = 11, ALIGN = 64 }; /* ALIGN: rune__line_align's boundary */
 
 rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err)
 {
@@ -33,7 +33,7 @@ rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, 
     pose->block = rune__calloc(alloc, pose->block_size, 1);
     if (!pose->block)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory allocating a %zu-joint pose", count);
-    float *base = (float *)(((uintptr_t)pose->block + ALIGN - 1) / ALIGN * ALIGN);
+    float *base = rune__line_align(pose->block);
     float **channel[CHANNELS] = {&pose->tx, &pose->ty, &pose->tz, &pose->qx, &pose->qy, &pose->qz,
                                  &pose->qw, &pose->sx, &pose->sy, &pose->sz, &pose->coverage};
     for (size_t c = 0; c < CHANNELS; c++)

@@ -242,8 +242,9 @@ RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *p
  * upload buffer (slow to read). The matrices are made on the stack first
  * (16 KB at most). A rig of more than RUNE_STREAM_MAX_JOINTS joints is
  * computed in `out` as rune_rig_model_matrices_at does (its parents read
- * back from it), and an `out` that is not 16-byte aligned is copied in
- * through the cache. Ends with a store fence, so another thread that
+ * back from it), and an `out` not aligned to the kernels' vector width
+ * (16 bytes, 32 with AVX2, 64 with AVX-512: a 64-byte boundary suits
+ * every level) is copied in through the cache. Ends with a store fence, so another thread that
  * synchronizes with this one sees them. The same bits as
  * rune_rig_model_matrices_at. */
 RUNE_API void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,

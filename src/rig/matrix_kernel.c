@@ -484,3 +484,41 @@ void KERNEL(rune__xform_chain)(const local_out *local, const int32_t *parent, si
     }
 }
 #endif
+
+/* Streaming stores of the widest vector this build has: a 64-byte store
+ * writes a matrix's whole line at once, where four 16-byte ones must meet
+ * in a write-combining buffer first (on this project's AVX-512 machine the
+ * 16-byte form took a twentieth of a graph character's frame). Needs `to`
+ * aligned to that width (the caller checks: KERNEL_STREAM_ALIGN). */
+void KERNEL(rune__stream_matrices)(const rune_mat4 *from, rune_mat4 *to, size_t n)
+{
+#if defined(__AVX512F__)
+    for (size_t i = 0; i < n; i++)
+        _mm512_stream_ps(to[i].m, _mm512_load_ps(from[i].m));
+    _mm_sfence(); /* streaming stores are weakly ordered: visible before this returns */
+#elif defined(KERNEL_GATHER_AVX2)
+    for (size_t i = 0; i < n; i++) {
+        _mm256_stream_ps(to[i].m, _mm256_load_ps(from[i].m));
+        _mm256_stream_ps(to[i].m + 8, _mm256_load_ps(from[i].m + 8));
+    }
+    _mm_sfence();
+#elif defined(KERNEL_GATHER_SSE2)
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 16; k += 4)
+            _mm_stream_ps(to[i].m + k, _mm_load_ps(from[i].m + k));
+    _mm_sfence();
+#else
+    memcpy(to, from, n * sizeof *to);
+#endif
+}
+
+size_t KERNEL(rune__stream_align)(void)
+{
+#if defined(__AVX512F__)
+    return 64;
+#elif defined(KERNEL_GATHER_AVX2)
+    return 32;
+#else
+    return 16;
+#endif
+}

@@ -7,22 +7,23 @@
 #include "rig_internal.h"
 #include "matrix_kernel.h"
 
+#include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 typedef struct matrix_kernels {
     void (*local)(const local_in *, local_out *, size_t, bool);
     void (*chain)(const local_out *, const int32_t *, size_t, size_t, bool, rune_mat4 *);
     void (*local_xforms)(const local_in *, local_out *, size_t);
     void (*xform_chain)(const local_out *, const int32_t *, size_t, size_t, rune_xform *);
+    void (*stream)(const rune_mat4 *, rune_mat4 *, size_t);
+    size_t (*stream_align)(void);
 } matrix_kernels;
 
 #define KERNELS(isa)                                                                                                \
     (matrix_kernels)                                                                                                  \
     {                                                                                                                 \
-        rune__local_matrices_##isa, rune__model_chain_##isa, rune__local_xforms_##isa, rune__xform_chain_##isa       \
+        rune__local_matrices_##isa, rune__model_chain_##isa, rune__local_xforms_##isa, rune__xform_chain_##isa,      \
+            rune__stream_matrices_##isa, rune__stream_align_##isa                                                     \
     }
 
 static matrix_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), KERNELS) }
@@ -98,23 +99,16 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
     rune_rig_model_matrices_at(rig, pose, RUNE_SIMD_AUTO, out);
 }
 
-/* `n` matrices from `from` (the stack, in cache) to `to` with streaming
- * stores: the lines of `to` are written whole, in order, and never
- * fetched. Where the CPU has no such store, or `to` is not 16-byte
- * aligned, a plain copy. */
-static void stream_out(const rune_mat4 *from, rune_mat4 *to, size_t n)
+/* `n` matrices from `from` (the stack, in cache) to `to` with the
+ * kernels' streaming stores: the lines of `to` are written whole, in
+ * order, and never fetched. Where `to` is not aligned to the kernels'
+ * vector width, a plain copy. */
+static void stream_out(const matrix_kernels *k, const rune_mat4 *from, rune_mat4 *to, size_t n)
 {
-#if defined(__SSE2__)
-    if (((uintptr_t)to & 15u) == 0) {
-        const float *s = from[0].m;
-        float *d = to[0].m;
-        for (size_t i = 0; i < 16 * n; i += 4)
-            _mm_stream_ps(d + i, _mm_load_ps(s + i));
-        _mm_sfence(); /* streaming stores are weakly ordered: visible before this returns */
-        return;
-    }
-#endif
-    memcpy(to, from, n * sizeof *to);
+    if (((uintptr_t)to & (k->stream_align() - 1)) == 0)
+        k->stream(from, to, n);
+    else
+        memcpy(to, from, n * sizeof *to);
 }
 
 void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_mat4 *out)
@@ -126,8 +120,9 @@ void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, 
     }
     /* the chain reads each joint's parent back: from the stack, never from `out` */
     _Alignas(64) rune_mat4 local[RUNE_STREAM_MAX_JOINTS];
-    rune_rig_model_matrices_at(rig, pose, level, local);
-    stream_out(local, out, n);
+    matrix_kernels k = kernels_for(level);
+    model_chunks(rig, pose, &k, local, NULL);
+    stream_out(&k, local, out, n);
 }
 
 void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level, rune_xform *out)

@@ -18,11 +18,48 @@ static double wrap_angle(double a)
     return a - PI_D;
 }
 
+/* atan(k / 8), k = 0..8 (each to 17 digits), the table atan2 below
+ * reduces its argument by. */
+static const double ATAN_EIGHTHS[9] = {0.0,
+                                       0.12435499454676144,
+                                       0.24497866312686414,
+                                       0.35877067027057225,
+                                       0.46364760900080609,
+                                       0.55859931534356244,
+                                       0.64350110879328437,
+                                       0.71882999962162453,
+                                       0.78539816339744828};
+
+/* atan2(y, x) within 5e-16 of libm's (tested), for what root travel asks
+ * of it: one a play's leaf and frame. libm's atan2 rounds correctly,
+ * which costs it about 100 instructions and branches on its argument's
+ * range (a third of a crowd character's root travel); here r = min / max
+ * of |x|, |y| in [0, 1] is taken to its nearest eighth c, and
+ * atan(r) = atan(c) + atan(d), d = (r - c) / (1 + r c), |d| <= 1/16, is
+ * six terms of atan's series (the next is below 2e-17). The octant is
+ * restored by selects. NaN in, NaN out; (0, 0) gives 0. */
+static double yaw_atan2(double y, double x)
+{
+    if (isnan(x) || isnan(y))
+        return NAN;
+    double ax = fabs(x), ay = fabs(y);
+    double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+    double r = hi > 0.0 ? lo / hi : 0.0; /* infinities: lo / hi is NaN or 0 */
+    r = r <= 1.0 ? r : 1.0;
+    int k = (int)(r * 8.0 + 0.5);
+    double c = 0.125 * k, d = (r - c) / (1.0 + r * c), d2 = d * d;
+    double a = ATAN_EIGHTHS[k] +
+               d * (1.0 + d2 * (-1.0 / 3.0 + d2 * (1.0 / 5.0 + d2 * (-1.0 / 7.0 + d2 * (1.0 / 9.0 + d2 * (-1.0 / 11.0))))));
+    a = ay > ax ? PI_D / 2.0 - a : a;
+    a = x < 0.0 ? PI_D - a : a;
+    return copysign(a, y);
+}
+
 /* Twist angle of q about the unit axis (radians, in (-2pi, 2pi]). */
 static double twist_angle(rune_quat q, rune_vec3 axis)
 {
     double along = (double)q.x * axis.x + (double)q.y * axis.y + (double)q.z * axis.z;
-    return 2.0 * atan2(along, (double)q.w);
+    return 2.0 * yaw_atan2(along, (double)q.w);
 }
 
 rune_vec3 rune_root_up_axis(rune_xform frame)
@@ -59,17 +96,22 @@ static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 
     return (root_sample){at, twist_angle(r, up), key};
 }
 
-/* The root sample at clip time t, from the memo when it holds it; a
- * sample taken searches from `key`. */
+/* The root sample at clip time t: from the memo when `look` and it holds
+ * it (newest entries first: the start of a frame's interval is the end
+ * of the last frame's), else taken -- searching from `key` -- and kept.
+ * The end of an interval is not looked up: it is the next frame's start,
+ * not an earlier sample (a play starting where another of the same clip
+ * ends in the same frame is all it would find), and the sample taken has
+ * the same bits as the one it would have found. */
 static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double time, uint32_t key,
-                          rune_root_memo *memo)
+                          rune_root_memo *memo, bool look)
 {
     float t = (float)time;
     if (!memo)
         return sample_track(clip, track, up, t, key);
     uint64_t serial = rune_clip_serial(clip);
-    for (size_t i = 0; i < RUNE_ROOT_MEMO_SAMPLES; i++) {
-        const struct rune_root_memo_sample *e = &memo->sample[i];
+    for (size_t i = 1; look && i <= RUNE_ROOT_MEMO_SAMPLES; i++) {
+        const struct rune_root_memo_sample *e = &memo->sample[(memo->next_sample - i) % RUNE_ROOT_MEMO_SAMPLES];
         if (e->serial == serial && e->track == track && e->time == t)
             return (root_sample){e->t, e->yaw, e->key};
     }
@@ -86,13 +128,13 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
 
 static struct rune_root_memo_cycle measure_cycle(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
 {
-    root_sample start = sample(clip, track, up, 0.0, 0, NULL);
+    root_sample start = sample(clip, track, up, 0.0, 0, NULL, false);
     struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, start.t,
-                                     sample(clip, track, up, len, 0, NULL).t, 0.0};
+                                     sample(clip, track, up, len, 0, NULL, false).t, 0.0};
     double prev = start.yaw;
     uint32_t key = start.key;
     for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
-        root_sample s = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, key, NULL);
+        root_sample s = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, key, NULL, false);
         c.yaw += wrap_angle(s.yaw - prev);
         prev = s.yaw;
         key = s.key;
@@ -143,7 +185,7 @@ rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root,
         to = fmin(fmax(to, 0.0), len);
     }
     memo = memo_for(memo, up);
-    root_sample a = sample(clip, track, up, from, 0, memo), b2 = sample(clip, track, up, to, a.key, memo);
+    root_sample a = sample(clip, track, up, from, 0, memo, true), b2 = sample(clip, track, up, to, a.key, memo, false);
     double yaw = wrap_angle(b2.yaw - a.yaw);
     double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
     if (cycles != 0.0) {

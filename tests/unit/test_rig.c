@@ -380,7 +380,7 @@ static void test_streamed_matrices(void **state)
     static char names[MAX][8];
     static rune_joint_desc jd[MAX];
     static rune_mat4 want[MAX];
-    static float got[(MAX + 1) * 16 + GUARD]; /* room for the shifted copy and a guard */
+    static float got[(MAX + 2) * 16 + GUARD]; /* room for the shifted copy and a guard */
     for (int j = 0; j < MAX; j++) {
         snprintf(names[j], sizeof names[j], "J%d", j);
         float a = 0.1f * (float)j;
@@ -401,8 +401,11 @@ static void test_streamed_matrices(void **state)
         rune_pose_set_s(&pose, 1, rune_v3(1.5f, 1.5f, 1.5f)); /* the scaled kernels too */
         for (size_t l = 0; l < count; l++) {
             rune_rig_model_matrices_at(rig, &pose, levels[l], want);
-            for (size_t shift = 0; shift < 2; shift++) { /* aligned, then 4 bytes off */
-                float *at = (float *)(((uintptr_t)got + 63u) & ~(uintptr_t)63u) + shift;
+            /* on a line, then 4, 16 and 32 bytes off it: each level's
+             * streaming width, and the copy where it does not fit */
+            const size_t shifts[4] = {0, 1, 4, 8};
+            for (size_t sh = 0; sh < 4; sh++) {
+                float *at = (float *)(((uintptr_t)got + 63u) & ~(uintptr_t)63u) + shifts[sh];
                 for (size_t k = 0; k < 16 * n + GUARD; k++)
                     at[k] = -7.0f;
                 rune_rig_model_matrices_stream(rig, &pose, levels[l], (rune_mat4 *)at);

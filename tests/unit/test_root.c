@@ -194,6 +194,48 @@ static void test_root_memo_same_bits(void **state)
     rune_rig_destroy(rig);
 }
 
+/* The twist angle every quadrant: a root turning about y by 0.7 rad a
+ * second (keys 1 s apart, 0.7 rad each, so the arc between keys is a
+ * slerp at a constant rate) is sampled over 8 s, its heading running
+ * through 5.6 rad -- the quaternion's w changes sign, its y does not --
+ * and every step of 0.013 s reports 0.7 x 0.013 rad of yaw, going
+ * forward and back, with the memo and without. */
+static void test_root_yaw_every_quadrant(void **state)
+{
+    (void)state;
+    const rune_joint_desc j[] = {{"Root", NULL, {{0, 0, 0}, {0, 0, 0, 1}}}};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(j, 1, NULL, &rig, NULL), RUNE_OK);
+    enum { KEYS = 9 };
+    rune_key_pose_desc k[KEYS];
+    rune_keyframe_desc kf[KEYS];
+    for (int i = 0; i < KEYS; i++) {
+        k[i] = (rune_key_pose_desc){"", "Root", {0, 0, 0}, rune_q_axis_angle(rune_v3(0, 1, 0), 0.7f * (float)i), 1, 0,
+                                    RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        kf[i] = (rune_keyframe_desc){(float)i, &k[i], 1};
+    }
+    rune_sequence_desc d = {"turn", 0, false, 0, kf, KEYS, NULL, 0};
+    rune_clip *clip;
+    rune_binding *b;
+    assert_int_equal(rune_clip_compile(&d, NULL, &clip, NULL), RUNE_OK);
+    assert_int_equal(rune_binding_create(rig, clip, NULL, NULL, &b, NULL), RUNE_OK);
+    rune_root_memo memo;
+    rune_root_memo_reset(&memo);
+    rune_vec3 y = rune_v3(0, 1, 0);
+    const double step = 0.013;
+    for (int dir = 1; dir >= -1; dir -= 2)
+        for (int i = 0; i < 600; i++) {
+            double from = dir > 0 ? step * i : 8.0 - step * i, to = from + dir * step;
+            rune_root_travel plain = rune_root_clip_travel(b, 0, y, from, to);
+            rune_root_travel kept = rune_root_clip_travel_memo(b, 0, y, from, to, &memo);
+            near(plain.yaw, 0.7 * dir * step, 2e-6f);
+            assert_memory_equal(&plain, &kept, sizeof plain);
+        }
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_root_strip_and_axis),
         cmocka_unit_test(test_root_rig_space),
         cmocka_unit_test(test_root_memo_same_bits),
+        cmocka_unit_test(test_root_yaw_every_quadrant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--only SECTION]\n"
+    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--only SECTION | --graph-crowd COUNT]\n"
     "  Prints throughput figures (method: docs/performance.md): forward and random-time\n"
     "  sampling, sample + blend, blending finished poses, an override layer, local-to-model\n"
     "  matrices and transforms, a 2D blend space, crowds of characters, IK solvers and an IK\n"
@@ -23,7 +23,9 @@ static const char usage[] =
     "  --json        one JSON document on stdout instead of the table\n"
     "  --simd LEVEL  kernels to measure: auto scalar sse2 avx2 avx2fma avx512 (default auto)\n"
     "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
-    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression\n";
+    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression\n"
+    "  --graph-crowd COUNT  only the graph crowd's row: COUNT characters (1 to 100000) and\n"
+    "                --workers workers, 40 single frames timed (median and fastest)\n";
 
 /* The sections in the order they run; --only picks one. */
 static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression"};
@@ -47,8 +49,9 @@ int rune_bench_main(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     bench_report report = {false, true};
-    bench_plan plan = {49, 0.002, false, RUNE_SIMD_AUTO, cores > 1 ? (size_t)cores - 1 : 0, NULL, &report};
-    int only = -1; /* every section */
+    bench_plan plan = {49, 0.002, false, RUNE_SIMD_AUTO, cores > 1 ? (size_t)cores - 1 : 0, NULL, &report, 0};
+    int only = -1;          /* every section */
+    size_t graph_crowd = 0; /* --graph-crowd: that row alone */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -75,6 +78,13 @@ int rune_bench_main(int argc, char **argv)
             only = section_named(argv[++i]);
             if (only < 0)
                 return bad_argument("unknown section", argv[i]);
+        } else if (strcmp(a, "--graph-crowd") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n < 1 || n > 100000)
+                return bad_argument("--graph-crowd takes 1 to 100000 characters, not", argv[i]);
+            graph_crowd = (size_t)n;
+            plan.frames = 40;
         } else {
             return bad_argument("unknown argument", a);
         }
@@ -91,6 +101,14 @@ int rune_bench_main(int argc, char **argv)
     if (bench_scene_make(&s, 64, 8)) {
         fprintf(stderr, "rune bench: cannot build the synthetic scene\n");
         return 2;
+    }
+    if (graph_crowd) {
+        int rc = bench_graph_crowd_row(&plan, &s, graph_crowd);
+        bench_scene_free(&s);
+        bench_report_end(&report);
+        if (rc)
+            fprintf(stderr, "rune bench: the graph crowd could not be built (out of memory?)\n");
+        return rc ? 2 : 0;
     }
     if (bench_scene_make(&varied, 64, 64)) {
         bench_scene_free(&s);

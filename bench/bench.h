@@ -162,6 +162,7 @@ typedef struct bench_plan {
     size_t workers;             /* crowd workers beside the caller */
     const bench_machine *machine;
     bench_report *report;
+    int frames; /* crowds: time this many single frames instead of batches (0: batches) */
 } bench_plan;
 
 /** Kernel rows on a 64-joint scene (bench_kernels.c): forward and
@@ -173,10 +174,15 @@ int bench_kernel_rows(const bench_plan *plan, const bench_scene *s);
  * with model matrices, from 2 shared clips and from 64 different ones;
  * characters running a 2-layer graph with root motion. */
 int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_scene *varied);
+/** The graph crowd row alone (`rune bench --graph-crowd COUNT`): COUNT
+ * characters with plan->workers workers, plan->frames frames each timed
+ * on its own (bench_crowds.c). */
+int bench_graph_crowd_row(const bench_plan *plan, const bench_scene *s, size_t count);
 /** An allocator that counts its allocations (thread-safe), for crowds. */
 extern const rune_allocator bench_counting;
 /** Times a crowd's batch frames (after one warm-up frame) into row's
- * median and min (ms) and the allocations those frames made. */
+ * median and min (ms) and the allocations those frames made: batches of
+ * frames, or single frames when plan->frames is set. */
 void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, size_t workers, const bench_plan *p,
                      bench_row *row);
 /** Samples and mixes n (at most 8) clips on an animator at `level`, plays

@@ -62,7 +62,8 @@ void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, si
     crowd_ctx c = {batch, chars, count};
     crowd_run(&c);
     long long before = atomic_load(&allocations);
-    bench_timing t = bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
+    bench_timing t = p->frames > 0 ? bench_measure(crowd_run, &c, p->frames, 0.0, workers > 0)
+                                   : bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
     row->median = 1e3 * t.median;
     row->min = 1e3 * t.min;
     row->allocations = atomic_load(&allocations) - before;
@@ -257,6 +258,12 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
     }
     crowd_free(&c);
     return rc;
+}
+
+int bench_graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t count)
+{
+    bench_report_section(p->report, "graph crowd (rune_batch: the caller and --workers; single frames timed)");
+    return graph_crowd_row(p, s, count, p->workers);
 }
 
 int bench_crowd_rows(const bench_plan *p, const bench_scene *s, const bench_scene *varied)

@@ -33,7 +33,7 @@ static const double ATAN_EIGHTHS[9] = {0.0,
 /* atan2(y, x) within 5e-16 of libm's (tested), for what root travel asks
  * of it: one a play's leaf and frame. libm's atan2 rounds correctly,
  * which costs it about 100 instructions and branches on its argument's
- * range (a third of a crowd character's root travel); here r = min / max
+ * range (a quarter of a crowd character's root travel); here r = min / max
  * of |x|, |y| in [0, 1] is taken to its nearest eighth c, and
  * atan(r) = atan(c) + atan(d), d = (r - c) / (1 + r c), |d| <= 1/16, is
  * six terms of atan's series (the next is below 2e-17). The octant is

@@ -244,9 +244,9 @@ RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *p
  * computed in `out` as rune_rig_model_matrices_at does (its parents read
  * back from it), and an `out` not aligned to the kernels' vector width
  * (16 bytes, 32 with AVX2, 64 with AVX-512: a 64-byte boundary suits
- * every level) is copied in through the cache. Ends with a store fence, so another thread that
- * synchronizes with this one sees them. The same bits as
- * rune_rig_model_matrices_at. */
+ * every level) is copied in through the cache. Ends with a store fence,
+ * so another thread that synchronizes with this one sees them. The same
+ * bits as rune_rig_model_matrices_at. */
 RUNE_API void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
                                              rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */

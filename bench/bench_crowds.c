@@ -62,8 +62,10 @@ void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, si
     crowd_ctx c = {batch, chars, count};
     crowd_run(&c);
     long long before = atomic_load(&allocations);
-    bench_timing t = p->frames > 0 ? bench_measure(crowd_run, &c, p->frames, 0.0, workers > 0)
-                                   : bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, workers > 0);
+    /* batches of frames, or (p->frames) single frames */
+    int samples = p->frames > 0 ? p->frames : (p->quick ? 5 : 15);
+    double batch_s = p->frames > 0 ? 0.0 : (p->quick ? 0.02 : 0.06);
+    bench_timing t = bench_measure(crowd_run, &c, samples, batch_s, workers > 0);
     row->median = 1e3 * t.median;
     row->min = 1e3 * t.min;
     row->allocations = atomic_load(&allocations) - before;

@@ -48,8 +48,9 @@ static double yaw_atan2(double y, double x)
     r = r <= 1.0 ? r : 1.0;
     int k = (int)(r * 8.0 + 0.5);
     double c = 0.125 * k, d = (r - c) / (1.0 + r * c), d2 = d * d;
-    double a = ATAN_EIGHTHS[k] +
-               d * (1.0 + d2 * (-1.0 / 3.0 + d2 * (1.0 / 5.0 + d2 * (-1.0 / 7.0 + d2 * (1.0 / 9.0 + d2 * (-1.0 / 11.0))))));
+    double series = 1.0 + d2 * (-1.0 / 3.0 + d2 * (1.0 / 5.0 + d2 * (-1.0 / 7.0 + /* atan(d) / d */
+                                d2 * (1.0 / 9.0 + d2 * (-1.0 / 11.0)))));
+    double a = ATAN_EIGHTHS[k] + d * series;
     a = ay > ax ? PI_D / 2.0 - a : a;
     a = x < 0.0 ? PI_D - a : a;
     return copysign(a, y);

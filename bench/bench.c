@@ -25,7 +25,7 @@ static const char usage[] =
     "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
     "  --only SECTION  one section: kernels crowds ik retarget growth assets compression\n"
     "  --graph-crowd COUNT  only the graph crowd's row: COUNT characters (1 to 100000) and\n"
-    "                --workers workers, 40 single frames timed (median and fastest)\n";
+    "                --workers workers, 40 single frames timed (median and fastest); not with --only\n";
 
 /* The sections in the order they run; --only picks one. */
 static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression"};
@@ -89,6 +89,8 @@ int rune_bench_main(int argc, char **argv)
             return bad_argument("unknown argument", a);
         }
     }
+    if (graph_crowd && only >= 0) /* one row, or one section: not both */
+        return bad_argument("--graph-crowd runs one row of its own; it does not go with --only", sections[only]);
     if (plan.quick) {
         plan.samples = 9;
         plan.sample_s = 0.001;

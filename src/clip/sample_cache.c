@@ -7,7 +7,9 @@
  * time window in which every lane's segment still holds: a frame inside
  * the window touches no cursor at all, and key values are read from the
  * clip, which every play of it shares (so they stay in cache across a
- * crowd), instead of being copied into each play. */
+ * crowd), instead of being copied into each play -- or, for a short
+ * time-major clip, from its binding's row plan, which every play through
+ * that binding shares. */
 #include "clip_internal.h"
 #include "sample_kernel.h"
 #include "packed_sampler.h"
@@ -24,10 +26,12 @@ typedef struct sample_kernels {
                    size_t);
     size_t (*advance)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
     void (*row_keys)(const int32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t, uint32_t *);
+    void (*fields)(const float *, size_t, float, const sample_dest *, size_t);
 } sample_kernels;
 
 #define KERNELS(isa)                                                                                                  \
-    (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa, rune__sample_row_keys_##isa}
+    (sample_kernels){rune__sample_kernel_##isa, rune__sample_advance_##isa, rune__sample_row_keys_##isa,            \
+                     rune__sample_fields_##isa}
 
 static sample_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(level, KERNELS) }
 
@@ -44,6 +48,10 @@ struct rune_sample_cache {
      * of it, found by stepping the row lane's track (-1: no lane has one) */
     int32_t row_lane;
     uint32_t row;
+    /* a time-major clip bound through a row plan (sample_plan): row r's
+     * lanes at rows + r * row_floats, chunk by chunk (NULL: none) */
+    const float *rows;
+    uint32_t row_floats, row_lanes;
     uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
     /* a packed clip's cursor (its plan, when its own, after bad[]) */
     pack_cursor pack;
@@ -331,18 +339,92 @@ void rune_sample_cache_reset(rune_sample_cache *c)
     c->any_exact = false;
 }
 
-size_t rune__sample_plan_bytes(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
+/* A binding's plan for its samplers (sample_dest.h): a packed clip's
+ * pack_plan, or a short time-major exact clip's row plan -- its segments
+ * and covers again, row by row in the binding's lane order and as the
+ * kernel's arrays (SAMPLE_FIELDS per lane), so that a sample loads whole
+ * vectors where it would gather each lane's segment and transpose it. */
+struct sample_plan {
+    const pack_plan *pack;
+    const float *rows; /* 64-byte aligned; row r at rows + r * row_floats */
+    uint32_t row_floats, row_lanes;
+};
+
+/* A row plan's lanes: the binding's, rounded up to 16 (so that every
+ * field of a chunk starts on a 64-byte line). */
+static size_t row_plan_lanes(size_t lanes) { return (lanes + 15) / 16 * 16; }
+
+/* Row plans are made for clips up to this size (a locomotion cycle of a
+ * 64-joint rig has 30 to 120 keys a track: 0.15 to 0.6 MiB). The plan
+ * holds a clip's segments and covers again -- about 65 % more than the
+ * clip holds -- for a sampling kernel about a third faster where the
+ * gather's transposes are the cost (docs/performance.md); long takes are
+ * left as they are. */
+#define ROW_PLAN_MAX_BYTES ((size_t)1 << 20)
+
+static size_t row_plan_floats(const rune_clip *clip, size_t lanes)
 {
-    return clip->packed ? rune__pack_plan_bytes(clip->packed, lane_track, lanes, clip->track_count) : 0;
+    if (!by_rows(clip))
+        return 0;
+    size_t rows = clip->tracks[0].key_count, per_row = row_plan_lanes(lanes) * SAMPLE_FIELDS;
+    return rows <= ROW_PLAN_MAX_BYTES / sizeof(float) / per_row ? rows * per_row : 0;
 }
 
-const pack_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory)
+/* The plan's header, then (64-byte aligned) what it holds. */
+static size_t plan_head(void) { return (sizeof(struct sample_plan) + 63) / 64 * 64; }
+
+size_t rune__sample_plan_bytes(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
 {
-    return clip->packed ? rune__pack_plan_init(clip->packed, lane_track, lanes, clip->track_count, memory) : NULL;
+    size_t body = clip->packed ? rune__pack_plan_bytes(clip->packed, lane_track, lanes, clip->track_count)
+                               : row_plan_floats(clip, lanes) * sizeof(float);
+    /* 63 bytes of slack: the memory is only 16-byte aligned */
+    return body ? plan_head() + 63 + body : 0;
+}
+
+/* Lane i's segment and cover on row r as the kernel's fields, field k at
+ * to[k * stride]. */
+static void row_plan_lane(const rune_clip *clip, int32_t track, size_t r, float *to, size_t stride)
+{
+    size_t pos = track >= 0 ? (size_t)track + r * clip->seg_stride : clip->key_count; /* else the null key */
+    const clip_segment *g = &clip->segments[pos];
+    clip_segment_cover cv = {g->time > -INFINITY ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f}; /* plain: as the kernel reads */
+    if (!clip->plain_covers)
+        cv = clip->covers[pos];
+    const float f[SAMPLE_FIELDS] = {g->x,   g->y,   g->z,   g->dx,  g->dy,  g->dz,  g->time, g->end, g->q.x, g->q.y,
+                                    g->q.z, g->q.w, g->v.x, g->v.y, g->v.z, g->v.w, cv.w,    cv.dw,  cv.m,   cv.dm};
+    for (size_t k = 0; k < SAMPLE_FIELDS; k++)
+        to[k * stride] = f[k];
+}
+
+const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory)
+{
+    struct sample_plan *plan = memory;
+    uintptr_t body = ((uintptr_t)memory + plan_head() + 63) & ~(uintptr_t)63;
+    *plan = (struct sample_plan){0};
+    if (clip->packed) {
+        plan->pack = rune__pack_plan_init(clip->packed, lane_track, lanes, clip->track_count, (void *)body);
+        return plan;
+    }
+    size_t padded = row_plan_lanes(lanes), rows = clip->tracks[0].key_count;
+    float *out = (float *)body;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t first = 0; first < padded; first += RUNE_SAMPLE_CHUNK) {
+            /* a chunk's fields side by side, each as long as the chunk */
+            size_t stride = padded - first < RUNE_SAMPLE_CHUNK ? padded - first : RUNE_SAMPLE_CHUNK;
+            float *chunk = out + (r * padded + first) * SAMPLE_FIELDS;
+            for (size_t i = 0; i < stride; i++) {
+                int32_t tr = first + i < lanes ? (lane_track ? lane_track[first + i] : (int32_t)(first + i)) : -1;
+                row_plan_lane(clip, tr >= 0 && (size_t)tr < clip->track_count ? tr : -1, r, chunk + i, stride);
+            }
+        }
+    plan->rows = out;
+    plan->row_floats = (uint32_t)(padded * SAMPLE_FIELDS);
+    plan->row_lanes = (uint32_t)padded;
+    return plan;
 }
 
 rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
-                                              const pack_plan *plan, rune_simd_level level,
+                                              const sample_plan *plan, rune_simd_level level,
                                               const rune_allocator *alloc, rune_sample_cache **out, rune_error *err)
 {
     *out = NULL;
@@ -370,7 +452,12 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
     if (own_plan)
         plan = rune__sample_plan_init(clip, lane_track, lanes, (char *)c + head);
     if (clip->packed)
-        rune__pack_cursor_init(&c->pack, plan, c->level);
+        rune__pack_cursor_init(&c->pack, plan->pack, c->level);
+    if (plan && plan->rows) {
+        c->rows = plan->rows;
+        c->row_floats = plan->row_floats;
+        c->row_lanes = plan->row_lanes;
+    }
     c->bad = (uint8_t *)(c->key + keys);
     rune_sample_cache_reset(c);
     *out = c;
@@ -452,14 +539,22 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
      * and chunks start on multiples of it */
     size_t lanes = kernel_lanes(count);
     const rune_clip *clip = c->clip;
+    bool scaled = clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
     uint32_t row_key[RUNE_SAMPLE_CHUNK];
     const uint32_t *key = row_key; /* a row play's keys are made here; the others' kept in key[] */
-    if (by_rows(clip))
+    if (c->rows) { /* the plan's row as arrays; keys only for what follows the kernel */
+        size_t stride = c->row_lanes - first < RUNE_SAMPLE_CHUNK ? c->row_lanes - first : RUNE_SAMPLE_CHUNK;
+        c->kernels.fields(c->rows + (size_t)c->row * c->row_floats + first * SAMPLE_FIELDS, stride, t, o, lanes);
+        if (!scaled && !c->any_exact)
+            return false;
         row_keys(c, first, lanes, row_key);
-    else
-        key = &c->key[first];
-    c->kernels.sample(clip->segments, clip->plain_covers ? NULL : clip->covers, key, t, o, lanes);
-    bool scaled = clip->scales != NULL; /* unscaled clips leave sx, sy, sz unwritten */
+    } else {
+        if (by_rows(clip))
+            row_keys(c, first, lanes, row_key);
+        else
+            key = &c->key[first];
+        c->kernels.sample(clip->segments, clip->plain_covers ? NULL : clip->covers, key, t, o, lanes);
+    }
     if (scaled)
         sample_scale(clip, key, t, o, lanes);
     for (size_t i = 0; c->any_exact && i < count; i++) {

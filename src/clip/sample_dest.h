@@ -24,19 +24,21 @@ static inline sample_dest rune__chunk_dest(rune_sample_chunk *c)
  * boundary. */
 bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *d);
 
-/* What the plays of a packed clip through one lane map share (the clip's
- * constants per lane and its animated channels in chunk order,
- * packed_sampler.h): a binding makes one, so that each play's sampler
- * holds a few hundred bytes. For a clip that is not packed: 0 bytes and
- * no plan. */
-typedef struct pack_plan pack_plan;
+/* What the plays of a clip through one lane map share: for a packed clip
+ * the clip's constants per lane and its animated channels in chunk order
+ * (packed_sampler.h), so that each play's sampler holds a few hundred
+ * bytes; for a short time-major exact clip its segments re-laid by row in
+ * lane order (sample_cache.c), which the kernel reads without a gather. A
+ * binding makes one. Other clips: 0 bytes and no plan. */
+typedef struct sample_plan sample_plan;
 size_t rune__sample_plan_bytes(const rune_clip *clip, const int32_t *lane_track, size_t lanes);
 /* Lays the plan out in `memory` (16-byte aligned, rune__sample_plan_bytes). */
-const pack_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory);
+const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory);
 /* rune_sample_cache_create_lanes on a shared plan (which must outlive the
- * cache; NULL: the cache holds a plan of its own). */
+ * cache; NULL: a packed clip's cache holds a plan of its own, an exact
+ * clip's gathers its lanes' segments as it samples). */
 rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32_t *lane_track, size_t lanes,
-                                              const pack_plan *plan, rune_simd_level level,
+                                              const sample_plan *plan, rune_simd_level level,
                                               const rune_allocator *alloc, rune_sample_cache **out, rune_error *err);
 
 #endif

@@ -2,8 +2,10 @@
  * clip into structure-of-arrays form (SIMD loads and register transposes,
  * as ozz-animation decompresses its keys, in the SSE2 and AVX2 builds; a
  * plain copy in the scalar one), then evaluate all lanes in one branch-free
- * loop that every build shares, so all builds give the same bits. The
- * slerp needs no trigonometry at run time (segment_rotation.h). */
+ * loop that every build shares, so all builds give the same bits. A
+ * binding's row plan holds its rows in that form already
+ * (rune__sample_fields: the second step alone). The slerp needs no
+ * trigonometry at run time (segment_rotation.h). */
 #include "sample_kernel.h"
 #include "segment_rotation.h"
 
@@ -123,37 +125,63 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 }
 #endif
 
-void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segment_cover *covers,
-                                 const uint32_t *key, float t, const sample_dest *out, size_t n)
+/* Lanes' segments and covers as arrays, one pointer a field. */
+typedef struct lane_fields {
+    const float *x, *y, *z, *dx, *dy, *dz, *time, *end, *qx, *qy, *qz, *qw, *vx, *vy, *vz, *vw, *w, *dw, *m, *dm;
+} lane_fields;
+
+/* Evaluates lanes [0, n) of `f`. */
+static inline void evaluate(const lane_fields *f, float t, const sample_dest *out, size_t n)
 {
     float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z, *restrict qx = out->qx;
     float *restrict qy = out->qy, *restrict qz = out->qz, *restrict qw = out->qw, *restrict weight = out->weight;
     float *restrict mask = out->mask, *restrict coverage = out->coverage;
-    _Alignas(32) gathered g;
+    const float *gx = f->x, *gy = f->y, *gz = f->z, *gdx = f->dx, *gdy = f->dy, *gdz = f->dz, *gtime = f->time;
+    const float *gend = f->end, *gqx = f->qx, *gqy = f->qy, *gqz = f->qz, *gqw = f->qw, *gvx = f->vx, *gvy = f->vy;
+    const float *gvz = f->vz, *gvw = f->vw, *gw = f->w, *gdw = f->dw, *gm = f->m, *gdm = f->dm;
+    /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
+     * independent, which its cost model would not otherwise assume */
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        float u = (t - gtime[i]) / (gend[i] - gtime[i]); /* as the exact sampler does */
+        u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f; /* NaN: 0; selects vectorize, fminf does not */
+        x[i] = gx[i] + gdx[i] * u;
+        y[i] = gy[i] + gdy[i] * u;
+        z[i] = gz[i] + gdz[i] * u;
+        float w = gw[i] + gdw[i] * u, m = gm[i] + gdm[i] * u;
+        weight[i] = w;
+        mask[i] = m;
+        float c = w * (1.0f - m);
+        coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
+        rune_quat r = rune__segment_rotation(u, rune_q(gqx[i], gqy[i], gqz[i], gqw[i]),
+                                             rune_q(gvx[i], gvy[i], gvz[i], gvw[i]));
+        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
+    }
+}
+
+void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segment_cover *covers,
+                                 const uint32_t *key, float t, const sample_dest *out, size_t n)
+{
+    _Alignas(64) gathered g;
     gather(segments, covers, key, n, &g);
     if (!covers) /* plain covers: weight 1 and mask 0 on every key; the null key's weight is 0 */
         for (size_t i = 0; i < n; i++) {
             g.w[i] = g.time[i] > -INFINITY ? 1.0f : 0.0f;
             g.dw[i] = g.m[i] = g.dm[i] = 0.0f;
         }
-    /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
-     * independent, which its cost model would not otherwise assume */
-#pragma omp simd
-    for (size_t i = 0; i < n; i++) {
-        float u = (t - g.time[i]) / (g.end[i] - g.time[i]); /* as the exact sampler does */
-        u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f; /* NaN: 0; selects vectorize, fminf does not */
-        x[i] = g.x[i] + g.dx[i] * u;
-        y[i] = g.y[i] + g.dy[i] * u;
-        z[i] = g.z[i] + g.dz[i] * u;
-        float w = g.w[i] + g.dw[i] * u, m = g.m[i] + g.dm[i] * u;
-        weight[i] = w;
-        mask[i] = m;
-        float c = w * (1.0f - m);
-        coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
-        rune_quat r = rune__segment_rotation(u, rune_q(g.qx[i], g.qy[i], g.qz[i], g.qw[i]),
-                                             rune_q(g.vx[i], g.vy[i], g.vz[i], g.vw[i]));
-        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
-    }
+    lane_fields f = {g.x,  g.y,  g.z,  g.dx, g.dy, g.dz, g.time, g.end, g.qx, g.qy,
+                     g.qz, g.qw, g.vx, g.vy, g.vz, g.vw, g.w,    g.dw,  g.m,  g.dm};
+    evaluate(&f, t, out, n);
+}
+
+void KERNEL(rune__sample_fields)(const float *fields, size_t stride, float t, const sample_dest *out, size_t n)
+{
+    const float *p[SAMPLE_FIELDS];
+    for (size_t k = 0; k < SAMPLE_FIELDS; k++)
+        p[k] = fields + k * stride;
+    lane_fields f = {p[0],  p[1],  p[2],  p[3],  p[4],  p[5],  p[6],  p[7],  p[8],  p[9],
+                     p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19]};
+    evaluate(&f, t, out, n);
 }
 
 /* One lane of rune__sample_advance; true when it holds t. */

@@ -17,6 +17,19 @@ KERNEL_DECLARE(void, rune__sample_kernel,
                (const clip_segment *segments, const clip_segment_cover *covers, const uint32_t *key, float t,
                 const sample_dest *out, size_t n));
 
+/* The fields of a lane's segment and cover as the kernels read them as
+ * arrays: x y z dx dy dz time end, q (x y z w), v (x y z w), then the
+ * cover's w dw m dm -- a row plan (sample_cache.c) stores each row so. */
+#define SAMPLE_FIELDS 20
+
+/* rune__sample_kernel's evaluation of lanes [0, n) whose segments and
+ * covers are already arrays: field k (SAMPLE_FIELDS' order) of lane i at
+ * fields[k * stride + i] (plain covers written out as 1 0 0 0, 0 for the
+ * null key's weight). The same operations as rune__sample_kernel, so the
+ * same bits. */
+KERNEL_DECLARE(void, rune__sample_fields,
+               (const float *fields, size_t stride, float t, const sample_dest *out, size_t n));
+
 /* The cursors' common move, branch-free over lanes [0, n): a lane whose
  * segment ended by t steps one key on, `stride` positions (a finite end
  * means the track has a next key); bad[i] is set for a lane whose segment

@@ -22,9 +22,9 @@ struct rune_binding {
     int32_t *track_of_joint; /* the lane map of the binding's samplers */
     size_t curve_count;      /* the rig's curves when bound */
     int32_t *curve_of_rig;   /* per rig curve: the clip's curve, or -1 */
-    void *plan_block;        /* a packed clip: the plan its samplers share (sample_dest.h) */
+    void *plan_block;        /* the plan its samplers share, if any (sample_dest.h) */
     size_t plan_bytes;
-    const pack_plan *plan;
+    const sample_plan *plan;
 };
 
 /* How many tracks of the clip carry this part name. */
@@ -97,7 +97,7 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
             b->bound++;
         }
     }
-    /* a packed clip's plan follows the lane map just made */
+    /* the samplers' plan follows the lane map just made */
     b->plan_bytes = rune__sample_plan_bytes(clip, lanes, joints);
     b->plan_block = b->plan_bytes ? rune__calloc(alloc, 1, b->plan_bytes) : NULL;
     if (b->plan_bytes && !b->plan_block) {

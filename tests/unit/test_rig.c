@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -170,6 +171,137 @@ static void test_binding_sampler(void **state)
     rune_binding_destroy(b);
     rune_clip_destroy(clip);
     rune_rig_destroy(rig2);
+    rune_rig_destroy(rig);
+}
+
+/* A chain of ROW_JOINTS joints whose names run backwards (joint j is
+ * "jNN" with NN = ROW_JOINTS - 1 - j): a clip's tracks, sorted by parent
+ * and name, bind in the reverse of joint order (the root's first). Two sample chunks, the second not
+ * whole. */
+#define ROW_JOINTS 70
+
+static char row_names[ROW_JOINTS][8];
+
+static rune_rig *make_row_rig(void)
+{
+    rune_joint_desc jd[ROW_JOINTS];
+    for (int j = 0; j < ROW_JOINTS; j++) {
+        snprintf(row_names[j], sizeof row_names[j], "j%02d", ROW_JOINTS - 1 - j);
+        jd[j] = (rune_joint_desc){row_names[j], j ? row_names[j - 1] : NULL, {{0, 0, 0}, {0, 0, 0, 1}}};
+    }
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(jd, ROW_JOINTS, NULL, &rig, NULL), RUNE_OK);
+    return rig;
+}
+
+/* A time-major clip on the row rig: `keys` keys 0.1 s apart on every
+ * joint but each seventh (lanes without a track). variant 1: weights and
+ * masks; 2: some keys eased (the exact sampler's lanes); 3: scale keys. */
+static rune_clip *row_clip(size_t keys, int variant)
+{
+    size_t tracks = 0;
+    rune_key_pose_desc *poses = calloc(keys * ROW_JOINTS, sizeof *poses);
+    rune_keyframe_desc *kf = calloc(keys, sizeof *kf);
+    assert_non_null(poses);
+    assert_non_null(kf);
+    uint32_t seed = 7u + (uint32_t)variant;
+    for (size_t k = 0; k < keys; k++) {
+        rune_key_pose_desc *p = poses + k * ROW_JOINTS;
+        size_t n = 0;
+        for (int j = 0; j < ROW_JOINTS; j++) {
+            if (j % 7 == 3)
+                continue;
+            rune_quat r = {test_random(&seed), test_random(&seed), test_random(&seed), 1.5f};
+            p[n] = (rune_key_pose_desc){j ? row_names[j - 1] : "", row_names[j],
+                                        {test_random(&seed), test_random(&seed), test_random(&seed)}, r, 1, 0,
+                                        RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            if (variant == 1)
+                p[n].weight = 0.75f + 0.25f * test_random(&seed), p[n].mask_weight = 0.25f + 0.25f * test_random(&seed);
+            if (variant == 2 && (j + (int)k) % 5 == 0)
+                p[n].easing = RUNE_EASE_CUBIC;
+            if (variant == 3)
+                p[n].scaled = true, p[n].s = (rune_vec3){1.5f + test_random(&seed), 1, 0.5f};
+            n++;
+        }
+        kf[k] = (rune_keyframe_desc){0.1f * (float)k, p, n, NULL, 0};
+        tracks = n;
+    }
+    rune_sequence_desc d = {"rows", 0, true, 0, kf, keys, NULL, 0, 0};
+    rune_clip *c;
+    rune_error err;
+    if (rune_clip_compile(&d, NULL, &c, &err) != RUNE_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(rune_clip_track_count(c), tracks);
+    free(poses);
+    free(kf);
+    return c;
+}
+
+/* Lanes [0, n) of two chunks, bit for bit (scale when `scaled`). */
+static void chunks_equal(const rune_sample_chunk *a, const rune_sample_chunk *b, size_t n)
+{
+    const float *fa[] = {a->x, a->y, a->z, a->qx, a->qy, a->qz, a->qw, a->weight, a->mask, a->coverage,
+                         a->sx, a->sy, a->sz};
+    const float *fb[] = {b->x, b->y, b->z, b->qx, b->qy, b->qz, b->qw, b->weight, b->mask, b->coverage,
+                         b->sx, b->sy, b->sz};
+    assert_int_equal(a->scaled, b->scaled);
+    for (size_t k = 0; k < (a->scaled ? 13u : 10u); k++)
+        assert_memory_equal(fa[k], fb[k], n * sizeof(float));
+}
+
+/* A binding of a short time-major clip keeps a row plan that its samplers
+ * read instead of gathering each lane's segment (sample_cache.c): the
+ * same bits as a sampler on the same lane map without the plan, at every
+ * kernel level, through what the plan path hands on -- lanes without a
+ * track, a map in reverse, a chunk not whole, weights and masks, eased
+ * keys, scale keys -- playing forward, seeking back and past the end. A
+ * clip whose plan would pass 1 MiB is bound without one. */
+static void test_row_plan_samples_alike(void **state)
+{
+    (void)state;
+    rune_rig *rig = make_row_rig();
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nlevels = test_levels(levels);
+    const float times[] = {-0.05f, 0.0f, 0.03f, 0.12f, 0.31f, 0.95f, 0.2f, 1.15f, 0.6f, 0.55f, 0.0f};
+    for (int variant = 0; variant < 4; variant++) {
+        rune_clip *clip = row_clip(12, variant);
+        rune_binding *b;
+        assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
+        /* the plan: 12 rows of 80 lanes (70 rounded up to 16), 20 floats a lane */
+        assert_true(rune_binding_bytes(b) >= 12u * 80u * 20u * sizeof(float));
+        int32_t lane_track[ROW_JOINTS];
+        for (int j = 0; j < ROW_JOINTS; j++)
+            lane_track[j] = rune_binding_track_of(b, j);
+        assert_true(lane_track[1] > lane_track[2]); /* tracks sort by parent: the map runs backwards */
+        assert_int_equal(lane_track[3], -1);
+        for (size_t l = 0; l < nlevels; l++) {
+            rune_sample_cache *planned, *plain;
+            assert_int_equal(rune_binding_sampler_create(b, levels[l], NULL, &planned, NULL), RUNE_OK);
+            assert_int_equal(rune_sample_cache_create_lanes(clip, lane_track, ROW_JOINTS, levels[l], NULL, &plain, NULL),
+                             RUNE_OK);
+            for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+                for (size_t first = 0; first < ROW_JOINTS; first += RUNE_SAMPLE_CHUNK) {
+                    size_t n = ROW_JOINTS - first < RUNE_SAMPLE_CHUNK ? ROW_JOINTS - first : RUNE_SAMPLE_CHUNK;
+                    rune_sample_chunk a, c;
+                    rune_sample_cache_sample(planned, times[i], first, n, &a);
+                    rune_sample_cache_sample(plain, times[i], first, n, &c);
+                    chunks_equal(&a, &c, n);
+                    near(a.coverage[first ? 2 : 3], 0, 0); /* joints 3 and 66: no track */
+                }
+            rune_sample_cache_destroy(planned);
+            rune_sample_cache_destroy(plain);
+        }
+        rune_binding_destroy(b);
+        rune_clip_destroy(clip);
+    }
+    /* 200 rows of 6,400 bytes: past the budget, no plan (the lane map and
+     * the binding alone) */
+    rune_clip *clip = row_clip(200, 0);
+    rune_binding *b;
+    assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
+    assert_true(rune_binding_bytes(b) < 4096);
+    rune_binding_destroy(b);
+    rune_clip_destroy(clip);
     rune_rig_destroy(rig);
 }
 
@@ -567,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_layout_rejects),
         cmocka_unit_test(test_repeated_limb_binding),
         cmocka_unit_test(test_binding_sampler),
+        cmocka_unit_test(test_row_plan_samples_alike),
         cmocka_unit_test(test_model_matrices_match_xforms),
         cmocka_unit_test(test_model_xforms_side_by_side),
         cmocka_unit_test(test_streamed_matrices),

@@ -346,9 +346,13 @@ RUNE_API int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
 RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
 /** Bytes the binding holds in memory: its track and joint maps, a
- * retargeted clip it owns and, for a compressed clip, the plan its
- * samplers share -- every segment's decoding tables of the animated
- * channels it binds, 32 bytes a channel and segment (docs/format.md). */
+ * retargeted clip it owns and the plan its samplers share, if any: for a
+ * compressed clip every segment's decoding tables of the animated
+ * channels it binds, 32 bytes a channel and segment (docs/format.md); for
+ * an exact clip keyed at the same times on every track, when it comes to
+ * at most 1 MiB, the clip's segments again in the rig's joint order, 80
+ * bytes a joint (rounded up to 16 joints) and key (docs/performance.md,
+ * "Row plans"). */
 RUNE_API size_t rune_binding_bytes(const rune_binding *binding);
 
 /** The track that drives `joint`, or -1. */

@@ -174,13 +174,18 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
     evaluate(&f, t, out, n);
 }
 
+/* Fields `stride` floats apart from `f`, in SAMPLE_FIELDS' order. */
+static inline lane_fields fields_at(const float *f, size_t stride)
+{
+    return (lane_fields){f,               f + stride,      f + 2 * stride,  f + 3 * stride,  f + 4 * stride,
+                         f + 5 * stride,  f + 6 * stride,  f + 7 * stride,  f + 8 * stride,  f + 9 * stride,
+                         f + 10 * stride, f + 11 * stride, f + 12 * stride, f + 13 * stride, f + 14 * stride,
+                         f + 15 * stride, f + 16 * stride, f + 17 * stride, f + 18 * stride, f + 19 * stride};
+}
+
 void KERNEL(rune__sample_fields)(const float *fields, size_t stride, float t, const sample_dest *out, size_t n)
 {
-    const float *p[SAMPLE_FIELDS];
-    for (size_t k = 0; k < SAMPLE_FIELDS; k++)
-        p[k] = fields + k * stride;
-    lane_fields f = {p[0],  p[1],  p[2],  p[3],  p[4],  p[5],  p[6],  p[7],  p[8],  p[9],
-                     p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19]};
+    lane_fields f = fields_at(fields, stride);
     evaluate(&f, t, out, n);
 }
 

@@ -364,7 +364,7 @@ static size_t row_plan_lanes(size_t lanes) { return (lanes + 15) / 16 * 16; }
 
 static size_t row_plan_floats(const rune_clip *clip, size_t lanes)
 {
-    if (!by_rows(clip))
+    if (!by_rows(clip) || lanes == 0)
         return 0;
     size_t rows = clip->tracks[0].key_count, per_row = row_plan_lanes(lanes) * SAMPLE_FIELDS;
     return rows <= ROW_PLAN_MAX_BYTES / sizeof(float) / per_row ? rows * per_row : 0;

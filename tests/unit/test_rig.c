@@ -255,7 +255,8 @@ static void chunks_equal(const rune_sample_chunk *a, const rune_sample_chunk *b,
  * kernel level, through what the plan path hands on -- lanes without a
  * track, a map in reverse, a chunk not whole, weights and masks, eased
  * keys, scale keys -- playing forward, seeking back and past the end. A
- * clip whose plan would pass 1 MiB is bound without one. */
+ * clip whose plan would pass 1 MiB is bound without one, and so is any
+ * clip to a rig without joints. */
 static void test_row_plan_samples_alike(void **state)
 {
     (void)state;
@@ -301,6 +302,17 @@ static void test_row_plan_samples_alike(void **state)
     assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
     assert_true(rune_binding_bytes(b) < 4096);
     rune_binding_destroy(b);
+    /* a rig without joints: no lanes, no plan */
+    rune_rig *empty;
+    assert_int_equal(rune_rig_create(NULL, 0, NULL, &empty, NULL), RUNE_OK);
+    rune_binding *none = NULL;
+    rune_status st = rune_binding_create(empty, clip, 0, NULL, &none, NULL);
+    if (st == RUNE_OK) {
+        assert_int_equal(rune_binding_bound_count(none), 0);
+        assert_true(rune_binding_bytes(none) < 4096);
+    }
+    rune_binding_destroy(none);
+    rune_rig_destroy(empty);
     rune_clip_destroy(clip);
     rune_rig_destroy(rig);
 }

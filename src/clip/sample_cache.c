@@ -355,11 +355,11 @@ struct sample_plan {
 static size_t row_plan_lanes(size_t lanes) { return (lanes + 15) / 16 * 16; }
 
 /* Row plans are made for clips up to this size (a locomotion cycle of a
- * 64-joint rig has 30 to 120 keys a track: 0.15 to 0.6 MiB). The plan
- * holds a clip's segments and covers again -- about 65 % more than the
- * clip holds -- for a sampling kernel about a third faster where the
- * gather's transposes are the cost (docs/performance.md); long takes are
- * left as they are. */
+ * 64-joint rig has 30 to 120 keys a track: 0.15 to 0.6 MiB). A plan
+ * repeats the clip's segments and covers, in memory about 65 % of what
+ * the clip itself holds, for sampling in about half the time where the
+ * gather is the cost (docs/performance.md, "Row plans"); long takes keep
+ * the gather. */
 #define ROW_PLAN_MAX_BYTES ((size_t)1 << 20)
 
 static size_t row_plan_floats(const rune_clip *clip, size_t lanes)

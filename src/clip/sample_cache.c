@@ -49,9 +49,10 @@ struct rune_sample_cache {
     int32_t row_lane;
     uint32_t row;
     /* a time-major clip bound through a row plan (sample_plan): row r's
-     * lanes at rows + r * row_floats, chunk by chunk (NULL: none) */
+     * row_lanes lanes at rows + r * row_lanes * SAMPLE_FIELDS, chunk by
+     * chunk (NULL: none) */
     const float *rows;
-    uint32_t row_floats, row_lanes;
+    uint32_t row_lanes;
     uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
     /* a packed clip's cursor (its plan, when its own, after bad[]) */
     pack_cursor pack;
@@ -154,11 +155,17 @@ int rune_simd_from_name(const char *name)
     return -1;
 }
 
-/* The track lane i samples, or -1. */
+/* The track lane i samples through a lane map (NULL: track i) of a clip
+ * with `tracks` tracks, or -1. */
+static int32_t lane_track_of(const int32_t *lane_track, size_t tracks, size_t i)
+{
+    int32_t t = lane_track ? lane_track[i] : (int32_t)i;
+    return t >= 0 && (size_t)t < tracks ? t : -1;
+}
+
 static int32_t track_of(const rune_sample_cache *c, size_t i)
 {
-    int32_t t = c->lane_track ? c->lane_track[i] : (int32_t)i;
-    return t >= 0 && (size_t)t < c->clip->track_count ? t : -1;
+    return lane_track_of(c->lane_track, c->clip->track_count, i);
 }
 
 /* The segment of `track` holding t; narrows [*lo, *hi) to the times it
@@ -346,8 +353,8 @@ void rune_sample_cache_reset(rune_sample_cache *c)
  * vectors where it would gather each lane's segment and transpose it. */
 struct sample_plan {
     const pack_plan *pack;
-    const float *rows; /* 64-byte aligned; row r at rows + r * row_floats */
-    uint32_t row_floats, row_lanes;
+    const float *rows; /* 64-byte aligned; row r at rows + r * row_lanes * SAMPLE_FIELDS */
+    uint32_t row_lanes;
 };
 
 /* A row plan's lanes: the binding's, rounded up to 16 (so that every
@@ -413,12 +420,11 @@ const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *
             size_t stride = padded - first < RUNE_SAMPLE_CHUNK ? padded - first : RUNE_SAMPLE_CHUNK;
             float *chunk = out + (r * padded + first) * SAMPLE_FIELDS;
             for (size_t i = 0; i < stride; i++) {
-                int32_t tr = first + i < lanes ? (lane_track ? lane_track[first + i] : (int32_t)(first + i)) : -1;
-                row_plan_lane(clip, tr >= 0 && (size_t)tr < clip->track_count ? tr : -1, r, chunk + i, stride);
+                int32_t tr = first + i < lanes ? lane_track_of(lane_track, clip->track_count, first + i) : -1;
+                row_plan_lane(clip, tr, r, chunk + i, stride);
             }
         }
     plan->rows = out;
-    plan->row_floats = (uint32_t)(padded * SAMPLE_FIELDS);
     plan->row_lanes = (uint32_t)padded;
     return plan;
 }
@@ -455,7 +461,6 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
         rune__pack_cursor_init(&c->pack, plan->pack, c->level);
     if (plan && plan->rows) {
         c->rows = plan->rows;
-        c->row_floats = plan->row_floats;
         c->row_lanes = plan->row_lanes;
     }
     c->bad = (uint8_t *)(c->key + keys);
@@ -544,7 +549,7 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     const uint32_t *key = row_key; /* a row play's keys are made here; the others' kept in key[] */
     if (c->rows) { /* the plan's row as arrays; keys only for what follows the kernel */
         size_t stride = c->row_lanes - first < RUNE_SAMPLE_CHUNK ? c->row_lanes - first : RUNE_SAMPLE_CHUNK;
-        c->kernels.fields(c->rows + (size_t)c->row * c->row_floats + first * SAMPLE_FIELDS, stride, t, o, lanes);
+        c->kernels.fields(c->rows + ((size_t)c->row * c->row_lanes + first) * SAMPLE_FIELDS, stride, t, o, lanes);
         if (!scaled && !c->any_exact)
             return false;
         row_keys(c, first, lanes, row_key);

@@ -16,15 +16,18 @@
 #include <emmintrin.h>
 #endif
 
-/* The segments of one chunk, as arrays. */
+/* The fields of a lane in SAMPLE_FIELDS' order, each an array: field k
+ * of lane i at f[k * stride + i]. */
+enum { F_X, F_Y, F_Z, F_DX, F_DY, F_DZ, F_TIME, F_END, F_QX, F_QY, F_QZ, F_QW, F_VX, F_VY, F_VZ, F_VW, F_W, F_DW, F_M, F_DM };
+
+/* The segments of one chunk, as the fields of a row plan's whole chunk
+ * (stride RUNE_SAMPLE_CHUNK). */
 typedef struct gathered {
-    float x[RUNE_SAMPLE_CHUNK], y[RUNE_SAMPLE_CHUNK], z[RUNE_SAMPLE_CHUNK];
-    float dx[RUNE_SAMPLE_CHUNK], dy[RUNE_SAMPLE_CHUNK], dz[RUNE_SAMPLE_CHUNK];
-    float time[RUNE_SAMPLE_CHUNK], end[RUNE_SAMPLE_CHUNK];
-    float qx[RUNE_SAMPLE_CHUNK], qy[RUNE_SAMPLE_CHUNK], qz[RUNE_SAMPLE_CHUNK], qw[RUNE_SAMPLE_CHUNK];
-    float vx[RUNE_SAMPLE_CHUNK], vy[RUNE_SAMPLE_CHUNK], vz[RUNE_SAMPLE_CHUNK], vw[RUNE_SAMPLE_CHUNK];
-    float w[RUNE_SAMPLE_CHUNK], dw[RUNE_SAMPLE_CHUNK], m[RUNE_SAMPLE_CHUNK], dm[RUNE_SAMPLE_CHUNK];
+    _Alignas(64) float f[SAMPLE_FIELDS * RUNE_SAMPLE_CHUNK];
 } gathered;
+
+/* Field k's array. */
+static inline float *col(gathered *g, int k) { return g->f + k * RUNE_SAMPLE_CHUNK; }
 
 #if defined(KERNEL_GATHER_AVX2)
 /* Rows r[0..7] (8 floats of one lane each) -> columns, stored at col[c] + i. */
@@ -51,8 +54,8 @@ static inline void transpose8(const __m256 r[8], float *const col[8], size_t i)
 static void gather(const clip_segment *seg, const clip_segment_cover *cov, const uint32_t *key, size_t n,
                    gathered *g)
 {
-    float *const a[8] = {g->x, g->y, g->z, g->dx, g->dy, g->dz, g->time, g->end};
-    float *const b[8] = {g->qx, g->qy, g->qz, g->qw, g->vx, g->vy, g->vz, g->vw};
+    float *const a[8] = {col(g, F_X), col(g, F_Y), col(g, F_Z), col(g, F_DX), col(g, F_DY), col(g, F_DZ), col(g, F_TIME), col(g, F_END)};
+    float *const b[8] = {col(g, F_QX), col(g, F_QY), col(g, F_QZ), col(g, F_QW), col(g, F_VX), col(g, F_VY), col(g, F_VZ), col(g, F_VW)};
     for (size_t i = 0; i < n; i += 8) {
         __m256 ra[8], rb[8];
         for (int l = 0; l < 8; l++) {
@@ -71,10 +74,10 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
                                          _mm_loadu_ps(&cov[key[i + l + 4]].w), 1);
         __m256 t0 = _mm256_unpacklo_ps(rc[0], rc[1]), t1 = _mm256_unpackhi_ps(rc[0], rc[1]);
         __m256 t2 = _mm256_unpacklo_ps(rc[2], rc[3]), t3 = _mm256_unpackhi_ps(rc[2], rc[3]);
-        _mm256_store_ps(g->w + i, _mm256_shuffle_ps(t0, t2, 0x44));
-        _mm256_store_ps(g->dw + i, _mm256_shuffle_ps(t0, t2, 0xEE));
-        _mm256_store_ps(g->m + i, _mm256_shuffle_ps(t1, t3, 0x44));
-        _mm256_store_ps(g->dm + i, _mm256_shuffle_ps(t1, t3, 0xEE));
+        _mm256_store_ps(col(g, F_W) + i, _mm256_shuffle_ps(t0, t2, 0x44));
+        _mm256_store_ps(col(g, F_DW) + i, _mm256_shuffle_ps(t0, t2, 0xEE));
+        _mm256_store_ps(col(g, F_M) + i, _mm256_shuffle_ps(t1, t3, 0x44));
+        _mm256_store_ps(col(g, F_DM) + i, _mm256_shuffle_ps(t1, t3, 0xEE));
     }
 }
 #elif defined(KERNEL_GATHER_SSE2)
@@ -91,9 +94,11 @@ static inline void transpose4(__m128 r0, __m128 r1, __m128 r2, __m128 r3, float 
 static void gather(const clip_segment *seg, const clip_segment_cover *cov, const uint32_t *key, size_t n,
                    gathered *g)
 {
-    float *const cols[5][4] = {{g->x, g->y, g->z, g->dx},   {g->dy, g->dz, g->time, g->end},
-                               {g->qx, g->qy, g->qz, g->qw}, {g->vx, g->vy, g->vz, g->vw},
-                               {g->w, g->dw, g->m, g->dm}};
+    float *const cols[5][4] = {{col(g, F_X), col(g, F_Y), col(g, F_Z), col(g, F_DX)},
+                               {col(g, F_DY), col(g, F_DZ), col(g, F_TIME), col(g, F_END)},
+                               {col(g, F_QX), col(g, F_QY), col(g, F_QZ), col(g, F_QW)},
+                               {col(g, F_VX), col(g, F_VY), col(g, F_VZ), col(g, F_VW)},
+                               {col(g, F_W), col(g, F_DW), col(g, F_M), col(g, F_DM)}};
     for (size_t i = 0; i < n; i += 4) {
         const float *s[4];
         for (int l = 0; l < 4; l++)
@@ -112,49 +117,47 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 {
     for (size_t i = 0; i < n; i++) {
         const clip_segment *s = &seg[key[i]];
-        g->x[i] = s->x, g->y[i] = s->y, g->z[i] = s->z;
-        g->dx[i] = s->dx, g->dy[i] = s->dy, g->dz[i] = s->dz;
-        g->time[i] = s->time, g->end[i] = s->end;
-        g->qx[i] = s->q.x, g->qy[i] = s->q.y, g->qz[i] = s->q.z, g->qw[i] = s->q.w;
-        g->vx[i] = s->v.x, g->vy[i] = s->v.y, g->vz[i] = s->v.z, g->vw[i] = s->v.w;
+        const float v[16] = {s->x,   s->y,   s->z,   s->dx,  s->dy,  s->dz,  s->time, s->end,
+                             s->q.x, s->q.y, s->q.z, s->q.w, s->v.x, s->v.y, s->v.z,  s->v.w};
+        for (int k = 0; k < 16; k++)
+            col(g, k)[i] = v[k];
         if (cov) {
             const clip_segment_cover *c = &cov[key[i]];
-            g->w[i] = c->w, g->dw[i] = c->dw, g->m[i] = c->m, g->dm[i] = c->dm;
+            col(g, F_W)[i] = c->w, col(g, F_DW)[i] = c->dw, col(g, F_M)[i] = c->m, col(g, F_DM)[i] = c->dm;
         }
     }
 }
 #endif
 
-/* Lanes' segments and covers as arrays, one pointer a field. */
-typedef struct lane_fields {
-    const float *x, *y, *z, *dx, *dy, *dz, *time, *end, *qx, *qy, *qz, *qw, *vx, *vy, *vz, *vw, *w, *dw, *m, *dm;
-} lane_fields;
-
-/* Evaluates lanes [0, n) of `f`. */
-static inline void evaluate(const lane_fields *f, float t, const sample_dest *out, size_t n)
+/* Evaluates lanes [0, n) of the fields at `f`. One base pointer, not one a
+ * field: with `stride` a constant (always inlined, called with
+ * RUNE_SAMPLE_CHUNK) every field is the base plus a fixed offset, where
+ * twenty pointers would not fit the registers beside the ten outputs (the
+ * compiler kept them on the stack and in vector registers). */
+static inline __attribute__((always_inline)) void evaluate(const float *restrict f, size_t stride, float t,
+                                                           const sample_dest *out, size_t n)
 {
     float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z, *restrict qx = out->qx;
     float *restrict qy = out->qy, *restrict qz = out->qz, *restrict qw = out->qw, *restrict weight = out->weight;
     float *restrict mask = out->mask, *restrict coverage = out->coverage;
-    const float *gx = f->x, *gy = f->y, *gz = f->z, *gdx = f->dx, *gdy = f->dy, *gdz = f->dz, *gtime = f->time;
-    const float *gend = f->end, *gqx = f->qx, *gqy = f->qy, *gqz = f->qz, *gqw = f->qw, *gvx = f->vx, *gvy = f->vy;
-    const float *gvz = f->vz, *gvw = f->vw, *gw = f->w, *gdw = f->dw, *gm = f->m, *gdm = f->dm;
     /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
      * independent, which its cost model would not otherwise assume */
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float u = (t - gtime[i]) / (gend[i] - gtime[i]); /* as the exact sampler does */
+        float time = f[F_TIME * stride + i];
+        float u = (t - time) / (f[F_END * stride + i] - time); /* as the exact sampler does */
         u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f; /* NaN: 0; selects vectorize, fminf does not */
-        x[i] = gx[i] + gdx[i] * u;
-        y[i] = gy[i] + gdy[i] * u;
-        z[i] = gz[i] + gdz[i] * u;
-        float w = gw[i] + gdw[i] * u, m = gm[i] + gdm[i] * u;
+        x[i] = f[F_X * stride + i] + f[F_DX * stride + i] * u;
+        y[i] = f[F_Y * stride + i] + f[F_DY * stride + i] * u;
+        z[i] = f[F_Z * stride + i] + f[F_DZ * stride + i] * u;
+        float w = f[F_W * stride + i] + f[F_DW * stride + i] * u, m = f[F_M * stride + i] + f[F_DM * stride + i] * u;
         weight[i] = w;
         mask[i] = m;
         float c = w * (1.0f - m);
         coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
-        rune_quat r = rune__segment_rotation(u, rune_q(gqx[i], gqy[i], gqz[i], gqw[i]),
-                                             rune_q(gvx[i], gvy[i], gvz[i], gvw[i]));
+        rune_quat r = rune__segment_rotation(
+            u, rune_q(f[F_QX * stride + i], f[F_QY * stride + i], f[F_QZ * stride + i], f[F_QW * stride + i]),
+            rune_q(f[F_VX * stride + i], f[F_VY * stride + i], f[F_VZ * stride + i], f[F_VW * stride + i]));
         qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
     }
 }
@@ -166,27 +169,18 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
     gather(segments, covers, key, n, &g);
     if (!covers) /* plain covers: weight 1 and mask 0 on every key; the null key's weight is 0 */
         for (size_t i = 0; i < n; i++) {
-            g.w[i] = g.time[i] > -INFINITY ? 1.0f : 0.0f;
-            g.dw[i] = g.m[i] = g.dm[i] = 0.0f;
+            col(&g, F_W)[i] = col(&g, F_TIME)[i] > -INFINITY ? 1.0f : 0.0f;
+            col(&g, F_DW)[i] = col(&g, F_M)[i] = col(&g, F_DM)[i] = 0.0f;
         }
-    lane_fields f = {g.x,  g.y,  g.z,  g.dx, g.dy, g.dz, g.time, g.end, g.qx, g.qy,
-                     g.qz, g.qw, g.vx, g.vy, g.vz, g.vw, g.w,    g.dw,  g.m,  g.dm};
-    evaluate(&f, t, out, n);
-}
-
-/* Fields `stride` floats apart from `f`, in SAMPLE_FIELDS' order. */
-static inline lane_fields fields_at(const float *f, size_t stride)
-{
-    return (lane_fields){f,               f + stride,      f + 2 * stride,  f + 3 * stride,  f + 4 * stride,
-                         f + 5 * stride,  f + 6 * stride,  f + 7 * stride,  f + 8 * stride,  f + 9 * stride,
-                         f + 10 * stride, f + 11 * stride, f + 12 * stride, f + 13 * stride, f + 14 * stride,
-                         f + 15 * stride, f + 16 * stride, f + 17 * stride, f + 18 * stride, f + 19 * stride};
+    evaluate(g.f, RUNE_SAMPLE_CHUNK, t, out, n);
 }
 
 void KERNEL(rune__sample_fields)(const float *fields, size_t stride, float t, const sample_dest *out, size_t n)
 {
-    lane_fields f = fields_at(fields, stride);
-    evaluate(&f, t, out, n);
+    if (stride == RUNE_SAMPLE_CHUNK) /* every chunk of a plan but a partial last one */
+        evaluate(fields, RUNE_SAMPLE_CHUNK, t, out, n);
+    else
+        evaluate(fields, stride, t, out, n);
 }
 
 /* One lane of rune__sample_advance; true when it holds t. */

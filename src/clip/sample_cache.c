@@ -576,6 +576,18 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     return scaled;
 }
 
+const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, size_t *stride)
+{
+    if (!c->rows || c->clip->scales || first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
+        return NULL;
+    if (!(t >= c->lo && t < c->hi))
+        refill(c, t);
+    if (c->any_exact) /* an eased key on the row: sample_to fixes such lanes up after the kernel */
+        return NULL;
+    *stride = c->row_lanes - first < RUNE_SAMPLE_CHUNK ? c->row_lanes - first : RUNE_SAMPLE_CHUNK;
+    return c->rows + ((size_t)c->row * c->row_lanes + first) * SAMPLE_FIELDS;
+}
+
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)

@@ -24,6 +24,14 @@ static inline sample_dest rune__chunk_dest(rune_sample_chunk *c)
  * boundary. */
 bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *d);
 
+/* The row plan's fields of chunk `first` at time t (sample_lane.h: field
+ * k of lane i at [k * *stride + i]), the cursor moved to t as a sample
+ * would, for a caller that evaluates them itself; NULL where a sample
+ * needs more than the fields (no row plan, scale keys, an eased key) or
+ * `first` is not a chunk of the lanes. The cache's level's kernels give
+ * rune__sample_cache_sample_to's bits. */
+const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, size_t *stride);
+
 /* What the plays of a clip through one lane map share: for a packed clip
  * the clip's constants per lane and its animated channels in chunk order
  * (packed_sampler.h), so that each play's sampler holds a few hundred

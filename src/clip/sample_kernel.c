@@ -7,7 +7,7 @@
  * (rune__sample_fields: the second step alone). The slerp needs no
  * trigonometry at run time (segment_rotation.h). */
 #include "sample_kernel.h"
-#include "segment_rotation.h"
+#include "sample_lane.h"
 
 #include <math.h>
 #if defined(KERNEL_GATHER_AVX2)
@@ -15,10 +15,6 @@
 #elif defined(KERNEL_GATHER_SSE2)
 #include <emmintrin.h>
 #endif
-
-/* The fields of a lane in SAMPLE_FIELDS' order, each an array: field k
- * of lane i at f[k * stride + i]. */
-enum { F_X, F_Y, F_Z, F_DX, F_DY, F_DZ, F_TIME, F_END, F_QX, F_QY, F_QZ, F_QW, F_VX, F_VY, F_VZ, F_VW, F_W, F_DW, F_M, F_DM };
 
 /* The segments of one chunk, as the fields of a row plan's whole chunk
  * (stride RUNE_SAMPLE_CHUNK). */
@@ -144,21 +140,10 @@ static inline __attribute__((always_inline)) void evaluate(const float *restrict
      * independent, which its cost model would not otherwise assume */
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float time = f[F_TIME * stride + i];
-        float u = (t - time) / (f[F_END * stride + i] - time); /* as the exact sampler does */
-        u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f; /* NaN: 0; selects vectorize, fminf does not */
-        x[i] = f[F_X * stride + i] + f[F_DX * stride + i] * u;
-        y[i] = f[F_Y * stride + i] + f[F_DY * stride + i] * u;
-        z[i] = f[F_Z * stride + i] + f[F_DZ * stride + i] * u;
-        float w = f[F_W * stride + i] + f[F_DW * stride + i] * u, m = f[F_M * stride + i] + f[F_DM * stride + i] * u;
-        weight[i] = w;
-        mask[i] = m;
-        float c = w * (1.0f - m);
-        coverage[i] = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
-        rune_quat r = rune__segment_rotation(
-            u, rune_q(f[F_QX * stride + i], f[F_QY * stride + i], f[F_QZ * stride + i], f[F_QW * stride + i]),
-            rune_q(f[F_VX * stride + i], f[F_VY * stride + i], f[F_VZ * stride + i], f[F_VW * stride + i]));
-        qx[i] = r.x, qy[i] = r.y, qz[i] = r.z, qw[i] = r.w;
+        sample_lane s = rune__sample_lane(f, stride, i, t);
+        x[i] = s.x, y[i] = s.y, z[i] = s.z;
+        qx[i] = s.r.x, qy[i] = s.r.y, qz[i] = s.r.z, qw[i] = s.r.w;
+        weight[i] = s.w, mask[i] = s.m, coverage[i] = s.c;
     }
 }
 

@@ -93,7 +93,7 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
         mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
         /* rune_mix_mean's chunk, on the stack: the same kernels, so the
          * same bits as the mean written to a pose and laid from there */
-        bool any = rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc);
+        bool any = rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc);
         mix_view mean = rune__lanes_view(&means, any && acc.scaled);
         if (any)
             k.mean(&acc, &mean, lanes);

@@ -11,10 +11,18 @@
     {                                                                                                                 \
         rune__mix_accumulate_##isa, rune__mix_accumulate2_##isa, rune__mix_mean_##isa, rune__mix_overlay_##isa,       \
             rune__mix_add_##isa, rune__mix_layer_weights_##isa, rune__mix_straight_factors_##isa,                     \
-            rune__mix_sole_##isa                                                                                      \
+            rune__mix_sole_##isa, rune__mix_accumulate_fields_##isa, RUNE_SIMD_AUTO                                   \
     }
 
-mix_kernels rune__mix_kernels(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), MIX_KERNELS) }
+static mix_kernels pick(rune_simd_level level) { KERNEL_PICK(level, MIX_KERNELS) }
+
+mix_kernels rune__mix_kernels(rune_simd_level level)
+{
+    rune_simd_level resolved = rune_simd_resolve(level);
+    mix_kernels k = pick(resolved);
+    k.level = resolved; /* the builds' tables leave it unset */
+    return k;
+}
 
 const float rune__mix_ones[RUNE_SAMPLE_CHUNK] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,

@@ -17,6 +17,8 @@ typedef struct mix_kernels {
     size_t (*layer_weights)(float, const float *, const float *, size_t, size_t, float *);
     void (*straight_factors)(const float *, const float *, float *, size_t);
     bool (*sole)(const mix_view *, float, size_t);
+    void (*accumulate_fields)(mix_lanes *, const float *, size_t, float, float, bool, size_t);
+    rune_simd_level level; /* the build's (resolved) */
 } mix_kernels;
 
 /* The kernels of `level` (see rune_simd_resolve). */
@@ -53,11 +55,12 @@ static inline mix_view rune__chunk_view(rune_sample_chunk *c)
 void rune__mix_identity(const mix_view *v, size_t from, size_t to);
 
 /* The sums of one chunk of joints [first, first + n) over contributions
- * cs[idx[0..count)] (idx NULL: all of cs[0..count)), finished poses read in
- * place and tracks sampled on the stack; false when none of them counts
- * (priority_mixer.c). */
+ * cs[idx[0..count)] (idx NULL: all of cs[0..count)) into `sums`, through
+ * `acc`, its view (rune__mix_sums_view): finished poses read in place,
+ * tracks sampled on the stack or, from a row plan, straight into the sums;
+ * false when none of them counts (priority_mixer.c). */
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
-                                size_t first, size_t n, size_t lanes, mix_view *acc);
+                                size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc);
 /* An accumulator's view of stack lanes: its scale channels are live once a
  * scaled contribution arrived (the accumulation sets acc->scaled). */
 mix_view rune__mix_sums_view(mix_lanes *l);

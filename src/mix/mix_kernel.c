@@ -5,6 +5,7 @@
 #include "mix_kernel.h"
 #include "../math/lane_quat.h"
 #include "../math/slerp_series.h"
+#include "../clip/sample_lane.h"
 
 #include <math.h>
 
@@ -48,42 +49,93 @@ static void accumulate_scale(const mix_view *acc, const mix_view *s, float weigh
     }
 }
 
+/* A rank's sums without scale, as plain pointers. */
+typedef struct sums {
+    float *x, *y, *z, *qx, *qy, *qz, *qw, *c;
+} sums;
+
+static inline sums sums_of(const mix_view *acc)
+{
+    return (sums){acc->x, acc->y, acc->z, acc->qx, acc->qy, acc->qz, acc->qw, acc->c};
+}
+
+/* One sample's lane into lane i of the sums, at its share: the first
+ * sample starts them, a later one is added with the sign that puts its
+ * rotation in the running sum's hemisphere. Shared by the kernels that
+ * accumulate a sampled chunk and a row plan's fields, so both give the
+ * same bits. */
+static inline __attribute__((always_inline)) void sum_lane(sums a, size_t i, bool first, float share, float x, float y,
+                                                           float z, float qx, float qy, float qz, float qw)
+{
+    if (first) { /* the sums start here: nothing to read or align to */
+        a.qx[i] = share * qx;
+        a.qy[i] = share * qy;
+        a.qz[i] = share * qz;
+        a.qw[i] = share * qw;
+        a.x[i] = share * x;
+        a.y[i] = share * y;
+        a.z[i] = share * z;
+        a.c[i] = share;
+        return;
+    }
+    float d = a.qx[i] * qx + a.qy[i] * qy + a.qz[i] * qz + a.qw[i] * qw;
+    float ss = d < 0.0f ? -share : share; /* hemisphere alignment as a select */
+    a.qx[i] += ss * qx;
+    a.qy[i] += ss * qy;
+    a.qz[i] += ss * qz;
+    a.qw[i] += ss * qw;
+    a.x[i] += share * x;
+    a.y[i] += share * y;
+    a.z[i] += share * z;
+    a.c[i] += share;
+}
+
 void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float weight, bool first, size_t n)
 {
     if (s->scaled || (!first && acc->scaled))
         accumulate_scale(acc, s, weight, first, n);
-    float *ax = acc->x, *ay = acc->y, *az = acc->z, *aqx = acc->qx, *aqy = acc->qy, *aqz = acc->qz, *aqw = acc->qw;
-    float *ac = acc->c;
+    sums a = sums_of(acc);
     const float *x = s->x, *y = s->y, *z = s->z, *qx = s->qx, *qy = s->qy, *qz = s->qz, *qw = s->qw, *c = s->c;
-    if (first) { /* the sums start here: nothing to read or align to */
+    if (first) {
+#pragma omp simd
+        for (size_t i = 0; i < n; i++)
+            sum_lane(a, i, true, lane_share(weight, c[i]), x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i]);
+        return;
+    }
+#pragma omp simd
+    for (size_t i = 0; i < n; i++)
+        sum_lane(a, i, false, lane_share(weight, c[i]), x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i]);
+}
+
+/* `stride` is a constant where this is inlined, and the sums are stack
+ * lanes: every array a fixed offset from one pointer, so the loop's
+ * addresses fit the registers. */
+static inline __attribute__((always_inline)) void accumulate_fields(mix_lanes *acc, const float *f, size_t stride,
+                                                                    float t, float weight, bool first, size_t n)
+{
+    sums a = {acc->x, acc->y, acc->z, acc->qx, acc->qy, acc->qz, acc->qw, acc->c};
+    if (first) {
 #pragma omp simd
         for (size_t i = 0; i < n; i++) {
-            float share = lane_share(weight, c[i]);
-            aqx[i] = share * qx[i];
-            aqy[i] = share * qy[i];
-            aqz[i] = share * qz[i];
-            aqw[i] = share * qw[i];
-            ax[i] = share * x[i];
-            ay[i] = share * y[i];
-            az[i] = share * z[i];
-            ac[i] = share;
+            sample_lane s = rune__sample_lane(f, stride, i, t);
+            sum_lane(a, i, true, lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z, s.r.w);
         }
         return;
     }
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        float share = lane_share(weight, c[i]);
-        float d = aqx[i] * qx[i] + aqy[i] * qy[i] + aqz[i] * qz[i] + aqw[i] * qw[i];
-        float ss = d < 0.0f ? -share : share; /* hemisphere alignment as a select */
-        aqx[i] += ss * qx[i];
-        aqy[i] += ss * qy[i];
-        aqz[i] += ss * qz[i];
-        aqw[i] += ss * qw[i];
-        ax[i] += share * x[i];
-        ay[i] += share * y[i];
-        az[i] += share * z[i];
-        ac[i] += share;
+        sample_lane s = rune__sample_lane(f, stride, i, t);
+        sum_lane(a, i, false, lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z, s.r.w);
     }
+}
+
+void KERNEL(rune__mix_accumulate_fields)(mix_lanes *acc, const float *fields, size_t stride, float t, float weight,
+                                         bool first, size_t n)
+{
+    if (stride == RUNE_SAMPLE_CHUNK) /* every chunk of a plan but a partial last one */
+        accumulate_fields(acc, fields, RUNE_SAMPLE_CHUNK, t, weight, first, n);
+    else
+        accumulate_fields(acc, fields, stride, t, weight, first, n);
 }
 
 void KERNEL(rune__mix_accumulate2)(const mix_view *acc, const mix_view *a, float wa, const mix_view *b, float wb,

@@ -51,6 +51,14 @@ extern const float rune__mix_ones[RUNE_SAMPLE_CHUNK];
 KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view *sample, float weight, bool first,
                                              size_t n));
 
+/* rune__mix_accumulate into stack sums of lanes [0, n) sampled at clip
+ * time t from a row plan's fields (src/clip/sample_lane.h: field k of
+ * lane i at fields[k * stride + i]), without writing the sample out. The
+ * sample is unscaled, and the sums must be too unless `first`. The same
+ * bits as rune__sample_fields of the same build, then accumulate. */
+KERNEL_DECLARE(void, rune__mix_accumulate_fields, (mix_lanes *acc, const float *fields, size_t stride, float t,
+                                                    float weight, bool first, size_t n));
+
 /* rune__mix_accumulate of sample a then sample b in one pass over the
  * sums: the same operations in the same order (the same bits without FMA;
  * with it, within the levels' 2 ulps), for unscaled samples and sums, as

@@ -6,6 +6,7 @@
 #include "rune/mix.h"
 #include "mix_chunks.h"
 #include "curve_mixer.h"
+#include "../clip/sample_dest.h"
 
 #include <string.h>
 
@@ -70,8 +71,22 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
     }
 }
 
+/* A track's row plan fields for joints [first, first + n), when its
+ * sampler has them, the sample would be those fields alone, evaluated by
+ * kernels of the sampler's own level (so the same bits as sampling), and
+ * the binding has every lane of the chunk (none padded with the
+ * identity); else NULL. */
+static const float *track_fields(const mix_kernels *k, const rune_track *tr, size_t first, size_t n, size_t lanes,
+                                 size_t *stride)
+{
+    if (n != lanes || !tr->cache || rune_sample_cache_level(tr->cache) != k->level ||
+        !rune_binding_sampler_matches(tr->binding, tr->cache) || rune_sample_cache_lane_count(tr->cache) < first + n)
+        return NULL;
+    return rune__sample_cache_fields(tr->cache, rune_track_sample_time(tr), first, stride);
+}
+
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
-                             size_t first, size_t n, size_t lanes, mix_view *acc)
+                             size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc)
 {
     rune_sample_chunk scratch;
     bool started = false;
@@ -90,6 +105,17 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
             acc->scaled = false;
             started = true;
             i++;
+            continue;
+        }
+        size_t stride;
+        const float *fields = c->track && !c->pose && (!started || !acc->scaled)
+                                  ? track_fields(k, c->track, first, n, lanes, &stride)
+                                  : NULL;
+        if (fields) { /* sampled straight into the sums: no chunk in between */
+            k->accumulate_fields(sums, fields, stride, rune_track_sample_time(c->track),
+                                 isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
+            acc->scaled = started && acc->scaled;
+            started = true;
             continue;
         }
         mix_view v;
@@ -126,7 +152,7 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
         size_t lanes = kernel_lanes(n);
         mix_lanes sums;
         mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
-        if (!rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &acc)) {
+        if (!rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc)) {
             rune__mix_identity(&o, 0, lanes);
             continue;
         }
@@ -174,7 +200,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
-            bool any = rune__mix_accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &acc);
+            bool any = rune__mix_accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &sums, &acc);
             if (!reset) /* the result starts at identity once the lowest rank is read */
                 rune__mix_identity(&o, 0, lanes), reset = true;
             if (any) {

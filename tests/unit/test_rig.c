@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rune/mix.h"
+#include "rune/play.h"
 #include "rune/rig.h"
 #include "counting_alloc.h"
 #include "test_levels.h"
@@ -177,38 +179,42 @@ static void test_binding_sampler(void **state)
 /* A chain of ROW_JOINTS joints whose names run backwards (joint j is
  * "jNN" with NN = ROW_JOINTS - 1 - j): a clip's tracks, sorted by parent
  * and name, bind in the reverse of joint order (the root's first). Two sample chunks, the second not
- * whole. */
+ * whole. make_row_rig_of and row_clip_of take another count (up to
+ * ROW_JOINTS_MAX); the names of the last rig made are kept. */
 #define ROW_JOINTS 70
+#define ROW_JOINTS_MAX 72
 
-static char row_names[ROW_JOINTS][8];
+static char row_names[ROW_JOINTS_MAX][8];
 
-static rune_rig *make_row_rig(void)
+static rune_rig *make_row_rig_of(int joints)
 {
-    rune_joint_desc jd[ROW_JOINTS];
-    for (int j = 0; j < ROW_JOINTS; j++) {
-        snprintf(row_names[j], sizeof row_names[j], "j%02d", ROW_JOINTS - 1 - j);
+    rune_joint_desc jd[ROW_JOINTS_MAX];
+    for (int j = 0; j < joints; j++) {
+        snprintf(row_names[j], sizeof row_names[j], "j%02d", joints - 1 - j);
         jd[j] = (rune_joint_desc){row_names[j], j ? row_names[j - 1] : NULL, {{0, 0, 0}, {0, 0, 0, 1}}};
     }
     rune_rig *rig;
-    assert_int_equal(rune_rig_create(jd, ROW_JOINTS, NULL, &rig, NULL), RUNE_OK);
+    assert_int_equal(rune_rig_create(jd, (size_t)joints, NULL, &rig, NULL), RUNE_OK);
     return rig;
 }
+
+static rune_rig *make_row_rig(void) { return make_row_rig_of(ROW_JOINTS); }
 
 /* A time-major clip on the row rig: `keys` keys 0.1 s apart on every
  * joint but each seventh (lanes without a track). variant 1: weights and
  * masks; 2: some keys eased (the exact sampler's lanes); 3: scale keys. */
-static rune_clip *row_clip(size_t keys, int variant)
+static rune_clip *row_clip_of(size_t keys, int variant, int joints)
 {
     size_t tracks = 0;
-    rune_key_pose_desc *poses = calloc(keys * ROW_JOINTS, sizeof *poses);
+    rune_key_pose_desc *poses = calloc(keys * (size_t)joints, sizeof *poses);
     rune_keyframe_desc *kf = calloc(keys, sizeof *kf);
     assert_non_null(poses);
     assert_non_null(kf);
     uint32_t seed = 7u + (uint32_t)variant;
     for (size_t k = 0; k < keys; k++) {
-        rune_key_pose_desc *p = poses + k * ROW_JOINTS;
+        rune_key_pose_desc *p = poses + k * (size_t)joints;
         size_t n = 0;
-        for (int j = 0; j < ROW_JOINTS; j++) {
+        for (int j = 0; j < joints; j++) {
             if (j % 7 == 3)
                 continue;
             rune_quat r = {test_random(&seed), test_random(&seed), test_random(&seed), 1.5f};
@@ -236,6 +242,8 @@ static rune_clip *row_clip(size_t keys, int variant)
     free(kf);
     return c;
 }
+
+static rune_clip *row_clip(size_t keys, int variant) { return row_clip_of(keys, variant, ROW_JOINTS); }
 
 /* Lanes [0, n) of two chunks, bit for bit (scale when `scaled`). */
 static void chunks_equal(const rune_sample_chunk *a, const rune_sample_chunk *b, size_t n)
@@ -314,6 +322,70 @@ static void test_row_plan_samples_alike(void **state)
     rune_binding_destroy(none);
     rune_rig_destroy(empty);
     rune_clip_destroy(clip);
+    rune_rig_destroy(rig);
+}
+
+/* Lanes [from, to) of two poses' transforms and coverage, bit for bit. */
+static void pose_lanes_equal(const rune_pose *a, const rune_pose *b, size_t from, size_t to)
+{
+    const float *fa[] = {a->tx, a->ty, a->tz, a->qx, a->qy, a->qz, a->qw, a->coverage};
+    const float *fb[] = {b->tx, b->ty, b->tz, b->qx, b->qy, b->qz, b->qw, b->coverage};
+    for (size_t k = 0; k < 8; k++)
+        assert_memory_equal(fa[k] + from, fb[k] + from, (to - from) * sizeof(float));
+}
+
+/* The mixer adds a row plan's lanes straight into its sums when a chunk
+ * is whole (its joints fill the kernel's lanes) instead of sampling the
+ * chunk first (priority_mixer.c): the same bits. Three tracks of a
+ * 72-joint rig (two chunks; the plan's second is 16 lanes wide) at
+ * weights .7, .4, .25 and times apart, means of 72 joints (both chunks
+ * whole) against means of 71 and 63 (a chunk one joint short, which the
+ * mixer samples and pads), on every level; with weights and masks, eased
+ * keys and scale keys (which keep the sampled chunk). */
+static void test_row_plan_mixes_alike(void **state)
+{
+    (void)state;
+    enum { JOINTS = 72 };
+    rune_rig *rig = make_row_rig_of(JOINTS);
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nlevels = test_levels(levels);
+    const float weights[3] = {0.7f, 0.4f, 0.25f}, starts[3] = {0.13f, 0.52f, 1.07f};
+    for (int variant = 0; variant < 4; variant++) {
+        rune_clip *clip = row_clip_of(12, variant, JOINTS);
+        rune_binding *b;
+        assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
+        for (size_t l = 0; l < nlevels; l++) {
+            rune_sample_cache *cache[3];
+            rune_track track[3];
+            rune_contribution cs[3];
+            for (int i = 0; i < 3; i++) {
+                assert_int_equal(rune_binding_sampler_create(b, levels[l], NULL, &cache[i], NULL), RUNE_OK);
+                rune_play_params pp = {.fade = 0.0f, .weight = weights[i], .speed = 1.0f, .time = starts[i]};
+                rune_track_start(&track[i], b, cache[i], &pp, (uint32_t)i + 1u);
+                assert_true(track[i].cache == cache[i]);
+                cs[i] = (rune_contribution){NULL, weights[i], 0, &track[i]};
+            }
+            const size_t counts[3] = {JOINTS, JOINTS - 1, 63};
+            rune_pose out[3];
+            for (int f = 0; f < 6; f++) {
+                for (int k = 0; k < 3; k++) {
+                    assert_int_equal(rune_pose_init(&out[k], counts[k], NULL, NULL), RUNE_OK);
+                    rune_mix_mean(cs, 3, levels[l], &out[k]);
+                }
+                pose_lanes_equal(&out[0], &out[1], 0, JOINTS - 1);
+                pose_lanes_equal(&out[0], &out[2], 0, 63);
+                assert_true(out[0].coverage[0] > 0.0f); /* the mean did cover */
+                for (int k = 0; k < 3; k++)
+                    rune_pose_release(&out[k]);
+                for (int i = 0; i < 3; i++)
+                    rune_track_advance(&track[i], 0.07f, NULL);
+            }
+            for (int i = 0; i < 3; i++)
+                rune_sample_cache_destroy(cache[i]);
+        }
+        rune_binding_destroy(b);
+        rune_clip_destroy(clip);
+    }
     rune_rig_destroy(rig);
 }
 
@@ -712,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_repeated_limb_binding),
         cmocka_unit_test(test_binding_sampler),
         cmocka_unit_test(test_row_plan_samples_alike),
+        cmocka_unit_test(test_row_plan_mixes_alike),
         cmocka_unit_test(test_model_matrices_match_xforms),
         cmocka_unit_test(test_model_xforms_side_by_side),
         cmocka_unit_test(test_streamed_matrices),

@@ -2,8 +2,10 @@
  * laid out as arrays (a row plan's chunk, or the kernel's gathered
  * chunk). Shared by the sampling kernel, which writes each lane out, and
  * the mixer's kernel that adds a row plan's lanes straight into its sums
- * (mix_kernel.c): the same operations, so the same bits. Each user is
- * built once per instruction set and inlines this into a vectorized loop. */
+ * (mix_kernel.c): the same operations, so the same bits without FMA
+ * (with it a compiler may contract each loop's products its own way).
+ * Each user is built once per instruction set and inlines this into a
+ * vectorized loop. */
 #ifndef RUNE_SRC_CLIP_SAMPLE_LANE_H
 #define RUNE_SRC_CLIP_SAMPLE_LANE_H
 

@@ -62,8 +62,8 @@ static inline sums sums_of(const mix_view *acc)
 /* One sample's lane into lane i of the sums, at its share: the first
  * sample starts them, a later one is added with the sign that puts its
  * rotation in the running sum's hemisphere. Shared by the kernels that
- * accumulate a sampled chunk and a row plan's fields, so both give the
- * same bits. */
+ * accumulate a sampled chunk and a row plan's fields, so both perform the
+ * same operations (the same bits without FMA). */
 static inline __attribute__((always_inline)) void sum_lane(sums a, size_t i, bool first, float share, float x, float y,
                                                            float z, float qx, float qy, float qz, float qw)
 {

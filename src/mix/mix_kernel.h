@@ -55,7 +55,9 @@ KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view 
  * time t from a row plan's fields (src/clip/sample_lane.h: field k of
  * lane i at fields[k * stride + i]), without writing the sample out. The
  * sample is unscaled, and the sums must be too unless `first`. The same
- * bits as rune__sample_fields of the same build, then accumulate. */
+ * bits as rune__sample_fields of the same build, then accumulate, without
+ * FMA; with it within the levels' 2 ulps (a compiler may contract the
+ * fused loop's products differently: clang does). */
 KERNEL_DECLARE(void, rune__mix_accumulate_fields, (mix_lanes *acc, const float *fields, size_t stride, float t,
                                                     float weight, bool first, size_t n));
 

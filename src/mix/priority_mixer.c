@@ -73,7 +73,8 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
 
 /* A track's row plan fields for joints [first, first + n), when its
  * sampler has them, the sample would be those fields alone, evaluated by
- * kernels of the sampler's own level (so the same bits as sampling), and
+ * kernels of the sampler's own level (so what sampling gives: the same
+ * bits without FMA, within the levels' 2 ulps with it), and
  * the binding has every lane of the chunk (none padded with the
  * identity); else NULL. */
 static const float *track_fields(const mix_kernels *k, const rune_track *tr, size_t first, size_t n, size_t lanes,

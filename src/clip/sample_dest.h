@@ -28,8 +28,9 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
  * k of lane i at [k * *stride + i]), the cursor moved to t as a sample
  * would, for a caller that evaluates them itself; NULL where a sample
  * needs more than the fields (no row plan, scale keys, an eased key) or
- * `first` is not a chunk of the lanes. The cache's level's kernels give
- * rune__sample_cache_sample_to's bits. */
+ * `first` is not a chunk of the lanes. Evaluated by kernels of the
+ * cache's level they give rune__sample_cache_sample_to's result (its bits
+ * without FMA). */
 const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, size_t *stride);
 
 /* What the plays of a clip through one lane map share: for a packed clip

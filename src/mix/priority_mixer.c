@@ -71,12 +71,12 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
     }
 }
 
-/* A track's row plan fields for joints [first, first + n), when its
- * sampler has them, the sample would be those fields alone, evaluated by
- * kernels of the sampler's own level (so what sampling gives: the same
- * bits without FMA, within the levels' 2 ulps with it), and
- * the binding has every lane of the chunk (none padded with the
- * identity); else NULL. */
+/* A track's row plan fields for joints [first, first + n) -- when its
+ * sampler has them, its sample would be those fields alone, the mixer's
+ * kernels are the sampler's level (so they give what sampling gives: the
+ * same bits without FMA, within the levels' 2 ulps with it) and the
+ * binding has every lane of the chunk (none padded with the identity);
+ * else NULL. */
 static const float *track_fields(const mix_kernels *k, const rune_track *tr, size_t first, size_t n, size_t lanes,
                                  size_t *stride)
 {
@@ -115,7 +115,7 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
         if (fields) { /* sampled straight into the sums: no chunk in between */
             k->accumulate_fields(sums, fields, stride, rune_track_sample_time(c->track),
                                  isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
-            acc->scaled = started && acc->scaled;
+            acc->scaled = false; /* an unscaled sample onto unscaled sums */
             started = true;
             continue;
         }

@@ -377,6 +377,15 @@ static size_t row_plan_floats(const rune_clip *clip, size_t lanes)
     return rows <= ROW_PLAN_MAX_BYTES / sizeof(float) / per_row ? rows * per_row : 0;
 }
 
+/* Where chunk `first` of row r of a row plan of `row_lanes` lanes starts
+ * (in floats): its fields side by side, each *stride (the chunk's lanes)
+ * long. */
+static size_t row_chunk(size_t row_lanes, size_t r, size_t first, size_t *stride)
+{
+    *stride = row_lanes - first < RUNE_SAMPLE_CHUNK ? row_lanes - first : RUNE_SAMPLE_CHUNK;
+    return (r * row_lanes + first) * SAMPLE_FIELDS;
+}
+
 /* The plan's header, then (64-byte aligned) what it holds. */
 static size_t plan_head(void) { return (sizeof(struct sample_plan) + 63) / 64 * 64; }
 
@@ -397,10 +406,7 @@ static void row_plan_lane(const rune_clip *clip, int32_t track, size_t r, float 
     clip_segment_cover cv = {g->time > -INFINITY ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f}; /* plain: as the kernel reads */
     if (!clip->plain_covers)
         cv = clip->covers[pos];
-    const float f[SAMPLE_FIELDS] = {g->x,   g->y,   g->z,   g->dx,  g->dy,  g->dz,  g->time, g->end, g->q.x, g->q.y,
-                                    g->q.z, g->q.w, g->v.x, g->v.y, g->v.z, g->v.w, cv.w,    cv.dw,  cv.m,   cv.dm};
-    for (size_t k = 0; k < SAMPLE_FIELDS; k++)
-        to[k * stride] = f[k];
+    rune__segment_fields(g, &cv, to, stride);
 }
 
 const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory)
@@ -416,9 +422,8 @@ const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *
     float *out = (float *)body;
     for (size_t r = 0; r < rows; r++)
         for (size_t first = 0; first < padded; first += RUNE_SAMPLE_CHUNK) {
-            /* a chunk's fields side by side, each as long as the chunk */
-            size_t stride = padded - first < RUNE_SAMPLE_CHUNK ? padded - first : RUNE_SAMPLE_CHUNK;
-            float *chunk = out + (r * padded + first) * SAMPLE_FIELDS;
+            size_t stride;
+            float *chunk = out + row_chunk(padded, r, first, &stride);
             for (size_t i = 0; i < stride; i++) {
                 int32_t tr = first + i < lanes ? lane_track_of(lane_track, clip->track_count, first + i) : -1;
                 row_plan_lane(clip, tr, r, chunk + i, stride);
@@ -548,8 +553,9 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     uint32_t row_key[RUNE_SAMPLE_CHUNK];
     const uint32_t *key = row_key; /* a row play's keys are made here; the others' kept in key[] */
     if (c->rows) { /* the plan's row as arrays; keys only for what follows the kernel */
-        size_t stride = c->row_lanes - first < RUNE_SAMPLE_CHUNK ? c->row_lanes - first : RUNE_SAMPLE_CHUNK;
-        c->kernels.fields(c->rows + ((size_t)c->row * c->row_lanes + first) * SAMPLE_FIELDS, stride, t, o, lanes);
+        size_t stride;
+        size_t at = row_chunk(c->row_lanes, c->row, first, &stride);
+        c->kernels.fields(c->rows + at, stride, t, o, lanes);
         if (!scaled && !c->any_exact)
             return false;
         row_keys(c, first, lanes, row_key);
@@ -584,8 +590,7 @@ const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t fir
         refill(c, t);
     if (c->any_exact) /* an eased key on the row: sample_to fixes such lanes up after the kernel */
         return NULL;
-    *stride = c->row_lanes - first < RUNE_SAMPLE_CHUNK ? c->row_lanes - first : RUNE_SAMPLE_CHUNK;
-    return c->rows + ((size_t)c->row * c->row_lanes + first) * SAMPLE_FIELDS;
+    return c->rows + row_chunk(c->row_lanes, c->row, first, stride);
 }
 
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)

@@ -7,7 +7,6 @@
  * (rune__sample_fields: the second step alone). The slerp needs no
  * trigonometry at run time (segment_rotation.h). */
 #include "sample_kernel.h"
-#include "sample_lane.h"
 
 #include <math.h>
 #if defined(KERNEL_GATHER_AVX2)
@@ -111,17 +110,8 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 static void gather(const clip_segment *seg, const clip_segment_cover *cov, const uint32_t *key, size_t n,
                    gathered *g)
 {
-    for (size_t i = 0; i < n; i++) {
-        const clip_segment *s = &seg[key[i]];
-        const float v[16] = {s->x,   s->y,   s->z,   s->dx,  s->dy,  s->dz,  s->time, s->end,
-                             s->q.x, s->q.y, s->q.z, s->q.w, s->v.x, s->v.y, s->v.z,  s->v.w};
-        for (int k = 0; k < 16; k++)
-            col(g, k)[i] = v[k];
-        if (cov) {
-            const clip_segment_cover *c = &cov[key[i]];
-            col(g, F_W)[i] = c->w, col(g, F_DW)[i] = c->dw, col(g, F_M)[i] = c->m, col(g, F_DM)[i] = c->dm;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        rune__segment_fields(&seg[key[i]], cov ? &cov[key[i]] : NULL, g->f + i, RUNE_SAMPLE_CHUNK);
 }
 #endif
 

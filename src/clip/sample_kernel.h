@@ -5,6 +5,7 @@
 #define RUNE_SRC_CLIP_SAMPLE_KERNEL_H
 
 #include "clip_internal.h"
+#include "sample_lane.h"
 #include "../math/kernel_isa.h"
 
 /* Samples lanes [0, n) (n a multiple of KERNEL_LANES) at clip time t:
@@ -17,10 +18,19 @@ KERNEL_DECLARE(void, rune__sample_kernel,
                (const clip_segment *segments, const clip_segment_cover *covers, const uint32_t *key, float t,
                 const sample_dest *out, size_t n));
 
-/* The fields of a lane's segment and cover as the kernels read them as
- * arrays: x y z dx dy dz time end, q (x y z w), v (x y z w), then the
- * cover's w dw m dm -- a row plan (sample_cache.c) stores each row so. */
-#define SAMPLE_FIELDS 20
+/* A lane's segment g and cover cv as its fields (sample_lane.h), field k
+ * at to[k * stride]; cv NULL: the segment's fields only. The one writer
+ * of the layout: the scalar gather and the row plans use it. */
+static inline void rune__segment_fields(const clip_segment *g, const clip_segment_cover *cv, float *to, size_t stride)
+{
+    const float f[F_W] = {g->x,   g->y,   g->z,   g->dx,  g->dy,  g->dz,  g->time, g->end,
+                          g->q.x, g->q.y, g->q.z, g->q.w, g->v.x, g->v.y, g->v.z,  g->v.w};
+    for (size_t k = 0; k < F_W; k++)
+        to[k * stride] = f[k];
+    if (!cv)
+        return;
+    to[F_W * stride] = cv->w, to[F_DW * stride] = cv->dw, to[F_M * stride] = cv->m, to[F_DM * stride] = cv->dm;
+}
 
 /* rune__sample_kernel's evaluation of lanes [0, n) whose segments and
  * covers are already arrays: field k (SAMPLE_FIELDS' order) of lane i at

@@ -11,9 +11,15 @@
 
 #include "segment_rotation.h"
 
-/* The fields of a lane, each an array, in this order: field k of lane i
- * at f[k * stride + i]. SAMPLE_FIELDS (sample_kernel.h) counts them. */
-enum { F_X, F_Y, F_Z, F_DX, F_DY, F_DZ, F_TIME, F_END, F_QX, F_QY, F_QZ, F_QW, F_VX, F_VY, F_VZ, F_VW, F_W, F_DW, F_M, F_DM };
+/* The fields of a lane's segment and cover as the kernels read them,
+ * each an array, in this order: field k of lane i at f[k * stride + i]
+ * -- the segment's x y z dx dy dz time end, q (x y z w), v (x y z w), then
+ * the cover's w dw m dm. A row plan (sample_cache.c) stores each row so;
+ * SAMPLE_FIELDS counts them. */
+enum {
+    F_X, F_Y, F_Z, F_DX, F_DY, F_DZ, F_TIME, F_END, F_QX, F_QY, F_QZ, F_QW, F_VX, F_VY, F_VZ, F_VW,
+    F_W, F_DW, F_M, F_DM, SAMPLE_FIELDS
+};
 
 /* A lane sampled: translation, rotation, pose weight, mask weight, and
  * coverage clamp(w (1 - m), 0, 1). */

@@ -90,7 +90,7 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
         size_t n = joints - first < RUNE_SAMPLE_CHUNK ? joints - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums, means;
-        mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
+        mix_view acc, o = rune__pose_view(out, first);
         /* rune_mix_mean's chunk, on the stack: the same kernels, so the
          * same bits as the mean written to a pose and laid from there */
         bool any = rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc);

@@ -55,15 +55,13 @@ static inline mix_view rune__chunk_view(rune_sample_chunk *c)
 void rune__mix_identity(const mix_view *v, size_t from, size_t to);
 
 /* The sums of one chunk of joints [first, first + n) over contributions
- * cs[idx[0..count)] (idx NULL: all of cs[0..count)) into `sums`, through
- * `acc`, its view (rune__mix_sums_view): finished poses read in place,
- * tracks sampled on the stack or, from a row plan, straight into the sums;
- * false when none of them counts (priority_mixer.c). */
+ * cs[idx[0..count)] (idx NULL: all of cs[0..count)) into `sums`, whose
+ * view `acc` receives (its scale channels live once a scaled contribution
+ * arrived): finished poses read in place, tracks sampled on
+ * the stack or, from a row plan, straight into the sums; false when none
+ * of them counts (priority_mixer.c). */
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                                 size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc);
-/* An accumulator's view of stack lanes: its scale channels are live once a
- * scaled contribution arrived (the accumulation sets acc->scaled). */
-mix_view rune__mix_sums_view(mix_lanes *l);
 /* The exact slerp for the lanes rune__mix_overlay flagged wide: their old
  * rotation toward src's by f. */
 void rune__mix_overlay_wide(const mix_view *src, const float *f, const mix_view *out, const float *wide, size_t n);

@@ -86,12 +86,19 @@ static const float *track_fields(const mix_kernels *k, const rune_track *tr, siz
     return rune__sample_cache_fields(tr->cache, rune_track_sample_time(tr), first, stride);
 }
 
+/* An accumulator's view of stack lanes: its scale channels are live once
+ * a scaled contribution arrived (the accumulation sets acc->scaled). */
+static mix_view sums_view(mix_lanes *l)
+{
+    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
+}
+
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                              size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc)
 {
     rune_sample_chunk scratch;
     bool started = false;
-    acc->scaled = false;
+    *acc = sums_view(sums); /* unscaled until a scaled contribution arrives */
     for (size_t i = 0; i < count; i++) {
         const rune_contribution *c = &cs[idx ? idx[i] : i];
         if (!c->pose && !c->track)
@@ -128,11 +135,6 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
     return started;
 }
 
-mix_view rune__mix_sums_view(mix_lanes *l)
-{
-    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
-}
-
 /* Sets a pose's scale lanes from `from` on back to 1 when it was scaled:
  * the composition about to run decides again. */
 static void unscale(rune_pose *p, size_t from)
@@ -152,7 +154,7 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums;
-        mix_view acc = rune__mix_sums_view(&sums), o = rune__pose_view(out, first);
+        mix_view acc, o = rune__pose_view(out, first);
         if (!rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc)) {
             rune__mix_identity(&o, 0, lanes);
             continue;
@@ -192,7 +194,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         covered = first + lanes;
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
-        mix_view o = rune__pose_view(out, first), acc = rune__mix_sums_view(&sums);
+        mix_view o = rune__pose_view(out, first), acc;
         if (sole && k.sole(&o, sole_weight, lanes))
             continue;
         o.scaled = stale_scale;

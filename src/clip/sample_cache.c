@@ -53,13 +53,13 @@ struct rune_sample_cache {
      * chunk (NULL: none) */
     const float *rows;
     uint32_t row_lanes;
+    rune_simd_level level; /* the kernels' (resolved): the mixer's fused path asks it each sample */
     uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
     /* a packed clip's cursor (its plan, when its own, after bad[]) */
     pack_cursor pack;
     /* what seeks and the owner read */
     size_t seeks;
     rune_allocator alloc;
-    rune_simd_level level;
     size_t block_size;
     uint32_t key[]; /* lane by lane: per lane, the position of the segment it is on (see rune_clip.seg_stride);
                        none for rows or a packed clip */

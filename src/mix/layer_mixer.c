@@ -52,7 +52,7 @@ static void overlay_straight(const mix_kernels *k, const mix_view *l, const floa
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level)
 {
-    mix_kernels k = rune__mix_kernels(level);
+    const mix_kernels *k = rune__mix_kernels(level);
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
     size_t count = out->count < layer->count ? out->count : layer->count;
     if (ref && ref->count < count)
@@ -65,14 +65,14 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         /* the layer's coverage becomes each joint's weight in the layer;
          * padding lanes weigh nothing */
         float w[RUNE_SAMPLE_CHUNK];
-        k.layer_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
+        k->layer_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
         if (ref) {
             float wide[RUNE_SAMPLE_CHUNK];
             mix_view r = rune__pose_view(ref, first);
-            if (k.add(&o, &l, &r, w, wide, lanes))
+            if (k->add(&o, &l, &r, w, wide, lanes))
                 add_wide(&l, &r, &o, w, wide, lanes);
         } else {
-            overlay_straight(&k, &l, w, &o, lanes);
+            overlay_straight(k, &l, w, &o, lanes);
         }
     }
     out->scaled |= layer->scaled || (ref && ref->scaled);
@@ -83,7 +83,7 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
 void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t count, const float *mask,
                          float layer_weight, rune_simd_level level)
 {
-    mix_kernels k = rune__mix_kernels(level);
+    const mix_kernels *k = rune__mix_kernels(level);
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
     size_t joints = mask_end(mask, out->count);
     for (size_t first = 0; first < joints; first += RUNE_SAMPLE_CHUNK) {
@@ -93,15 +93,15 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
         mix_view acc, o = rune__pose_view(out, first);
         /* rune_mix_mean's chunk, on the stack: the same kernels, so the
          * same bits as the mean written to a pose and laid from there */
-        bool any = rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc);
+        bool any = rune__mix_accumulate_chunk(k, cs, NULL, count, first, n, lanes, &sums, &acc);
         mix_view mean = rune__lanes_view(&means, any && acc.scaled);
         if (any)
-            k.mean(&acc, &mean, lanes);
+            k->mean(&acc, &mean, lanes);
         else
             rune__mix_identity(&mean, 0, lanes);
         float w[RUNE_SAMPLE_CHUNK];
-        k.layer_weights(lw, mask ? mask + first : NULL, mean.c, n, lanes, w);
-        overlay_straight(&k, &mean, w, &o, lanes);
+        k->layer_weights(lw, mask ? mask + first : NULL, mean.c, n, lanes, w);
+        overlay_straight(k, &mean, w, &o, lanes);
         out->scaled |= mean.scaled;
     }
     if (out->curve_count)
@@ -115,10 +115,10 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
 void rune_mix_layer_onto_reset(rune_pose *pose, const float *mask, float layer_weight)
 {
     float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
-    mix_kernels k = rune__mix_kernels(RUNE_SIMD_AUTO);
+    const mix_kernels *k = rune__mix_kernels(RUNE_SIMD_AUTO);
     /* most lanes are covered (a base layer's): the others, if any, and
      * the padding are set to identity */
-    size_t uncovered = k.layer_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
+    size_t uncovered = k->layer_weights(lw, mask, pose->coverage, pose->count, pose->stride, pose->coverage);
     for (size_t i = uncovered ? 0 : pose->count; i < pose->stride; i++) {
         if (pose->coverage[i] > 0.0f)
             continue;

@@ -5,24 +5,27 @@
 
 #include <string.h>
 
-/* One build's kernels. */
-#define MIX_KERNELS(isa)                                                                                              \
-    (mix_kernels)                                                                                                     \
+/* One build's kernels, and the level they were built for. */
+#define MIX_KERNELS(isa, lvl)                                                                                         \
     {                                                                                                                 \
         rune__mix_accumulate_##isa, rune__mix_accumulate2_##isa, rune__mix_mean_##isa, rune__mix_overlay_##isa,       \
             rune__mix_add_##isa, rune__mix_layer_weights_##isa, rune__mix_straight_factors_##isa,                     \
-            rune__mix_sole_##isa, rune__mix_accumulate_fields_##isa, RUNE_SIMD_AUTO                                   \
+            rune__mix_sole_##isa, rune__mix_accumulate_fields_##isa, lvl                                              \
     }
 
-static mix_kernels pick(rune_simd_level level) { KERNEL_PICK(level, MIX_KERNELS) }
+/* Tables, not a struct built on each call: the mixers ask for them a few
+ * times a frame and character. */
+static const mix_kernels mix_scalar = MIX_KERNELS(scalar, RUNE_SIMD_SCALAR);
+#if defined(RUNE_HAVE_X86_KERNELS)
+static const mix_kernels mix_sse2 = MIX_KERNELS(sse2, RUNE_SIMD_SSE2);
+static const mix_kernels mix_avx2 = MIX_KERNELS(avx2, RUNE_SIMD_AVX2);
+static const mix_kernels mix_avx2fma = MIX_KERNELS(avx2fma, RUNE_SIMD_AVX2_FMA);
+static const mix_kernels mix_avx512 = MIX_KERNELS(avx512, RUNE_SIMD_AVX512);
+#endif
 
-mix_kernels rune__mix_kernels(rune_simd_level level)
-{
-    rune_simd_level resolved = rune_simd_resolve(level);
-    mix_kernels k = pick(resolved);
-    k.level = resolved; /* the builds' tables leave it unset */
-    return k;
-}
+#define MIX_TABLE(isa) &mix_##isa
+
+const mix_kernels *rune__mix_kernels(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), MIX_TABLE) }
 
 const float rune__mix_ones[RUNE_SAMPLE_CHUNK] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,

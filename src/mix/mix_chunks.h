@@ -22,7 +22,7 @@ typedef struct mix_kernels {
 } mix_kernels;
 
 /* The kernels of `level` (see rune_simd_resolve). */
-mix_kernels rune__mix_kernels(rune_simd_level level);
+const mix_kernels *rune__mix_kernels(rune_simd_level level);
 
 /* The lanes of `pose` from joint `first` on (in place: no copy). Inline:
  * the mixers build several views a chunk and contribution. */

@@ -148,18 +148,18 @@ static void unscale(rune_pose *p, size_t from)
 
 void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
 {
-    mix_kernels k = rune__mix_kernels(level);
+    const mix_kernels *k = rune__mix_kernels(level);
     unscale(out, 0);
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums;
         mix_view acc, o = rune__pose_view(out, first);
-        if (!rune__mix_accumulate_chunk(&k, cs, NULL, count, first, n, lanes, &sums, &acc)) {
+        if (!rune__mix_accumulate_chunk(k, cs, NULL, count, first, n, lanes, &sums, &acc)) {
             rune__mix_identity(&o, 0, lanes);
             continue;
         }
-        k.mean(&acc, &o, lanes);
+        k->mean(&acc, &o, lanes);
         out->scaled |= acc.scaled;
     }
     if (out->curve_count)
@@ -169,7 +169,7 @@ void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level le
 void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level level, size_t *order,
                       rune_pose *out)
 {
-    mix_kernels k = rune__mix_kernels(level);
+    const mix_kernels *k = rune__mix_kernels(level);
     sort_by_rank(cs, count, order);
     bool in_place = false;
     for (size_t i = 0; i < count; i++)
@@ -195,7 +195,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
         mix_lanes sums, means;
         float wide[RUNE_SAMPLE_CHUNK];
         mix_view o = rune__pose_view(out, first), acc;
-        if (sole && k.sole(&o, sole_weight, lanes))
+        if (sole && k->sole(&o, sole_weight, lanes))
             continue;
         o.scaled = stale_scale;
         bool reset = false;
@@ -203,14 +203,14 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
             size_t hi = lo + 1;
             while (hi < count && rank_of(&cs[order[hi]]) == rank_of(&cs[order[lo]]))
                 hi++;
-            bool any = rune__mix_accumulate_chunk(&k, cs, order + lo, hi - lo, first, n, lanes, &sums, &acc);
+            bool any = rune__mix_accumulate_chunk(k, cs, order + lo, hi - lo, first, n, lanes, &sums, &acc);
             if (!reset) /* the result starts at identity once the lowest rank is read */
                 rune__mix_identity(&o, 0, lanes), reset = true;
             if (any) {
                 mix_view mean = rune__lanes_view(&means, acc.scaled);
-                k.mean(&acc, &mean, lanes);
+                k->mean(&acc, &mean, lanes);
                 o.scaled = stale_scale || scaled;
-                if (k.overlay(&mean, mean.c, mean.c, &o, wide, lanes))
+                if (k->overlay(&mean, mean.c, mean.c, &o, wide, lanes))
                     rune__mix_overlay_wide(&mean, mean.c, &o, wide, lanes);
                 scaled |= mean.scaled;
             }

@@ -21,6 +21,23 @@ static inline float lane_share(float weight, float c)
     return share > RUNE_MIN_SHARE ? (share < 1.0f ? share : 1.0f) : 0.0f;
 }
 
+/* Lanes whose scale x v[i] lies strictly between `above` and `below` (a
+ * NaN product counts nowhere). A whole-number count in a plain loop,
+ * which gcc vectorizes with a vector sum at the end: the kernels' checks
+ * as "omp simd" float reductions ended in sixteen dependent scalar adds
+ * through the stack at AVX-512 (and the sole check's, in a scalar loop
+ * with a branch a lane) -- each a call's longest chain, and hot in the
+ * graph crowd's profile. */
+static inline size_t count_between(const float *v, float scale, float above, float below, size_t n)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < n; i++) {
+        float s = scale * v[i];
+        count += s > above ? (s < below ? 1u : 0u) : 0u;
+    }
+    return count;
+}
+
 /* The scale sums of accumulate: from the sums of shares when no scaled
  * sample came before (every scale was 1), then share * scale (an
  * unscaled view's scale channels read as 1). Runs before the main loop
@@ -212,17 +229,9 @@ void KERNEL(rune__mix_mean)(const mix_view *acc, const mix_view *mean, size_t n)
 bool KERNEL(rune__mix_sole)(const mix_view *o, float weight, size_t n)
 {
     float *x = o->x, *y = o->y, *z = o->z, *qx = o->qx, *qy = o->qy, *qz = o->qz, *qw = o->qw, *c = o->c;
-    float partial = 0.0f;
-#pragma omp simd reduction(+ : partial)
-    for (size_t i = 0; i < n; i++) {
-        /* lane_share's share is partial where weight x c is above
-         * RUNE_MIN_SHARE and below 1; the product is tested itself, for
-         * gcc vectorizes a reduction over the share's two selects (inlined)
-         * as a scalar loop with a branch a lane */
-        float s = weight * c[i];
-        partial += s > RUNE_MIN_SHARE ? (s < 1.0f ? 1.0f : 0.0f) : 0.0f;
-    }
-    if (partial != 0.0f)
+    /* lane_share's share is partial where weight x c is above
+     * RUNE_MIN_SHARE and below 1 */
+    if (count_between(c, weight, RUNE_MIN_SHARE, 1.0f, n) != 0)
         return false;
     /* x share / share is x where the share is 1; the mean's rotation is
      * the normalized one */
@@ -287,14 +296,13 @@ static void overlay_whole(const mix_view *src, const float *restrict f, const fl
  * keep the old rotation and are flagged wide). Conditions are single
  * comparisons feeding selects: the vectorizer gives up on boolean
  * temporaries combined with && or &. */
-static float overlay_partial(const mix_view *src, const float *restrict f, const float *restrict g,
-                             const mix_view *out, float *restrict wide, size_t n)
+static size_t overlay_partial(const mix_view *src, const float *restrict f, const float *restrict g,
+                              const mix_view *out, float *restrict wide, size_t n)
 {
     const float *x = src->x, *y = src->y, *z = src->z, *qx = src->qx, *qy = src->qy, *qz = src->qz, *qw = src->qw;
     float *ox = out->x, *oy = out->y, *oz = out->z, *oqx = out->qx, *oqy = out->qy, *oqz = out->qz, *oqw = out->qw;
     float *oc = out->c;
-    float wide_count = 0.0f;
-#pragma omp simd reduction(+ : wide_count)
+#pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float u = f[i];
         float rx = qx[i], ry = qy[i], rz = qz[i], rw = qw[i];
@@ -321,11 +329,9 @@ static float overlay_partial(const mix_view *src, const float *restrict f, const
         oqz[i] = u >= 1.0f ? rz : (u > 0.0f ? nqz : pz);
         oqw[i] = u >= 1.0f ? rw : (u > 0.0f ? nqw : pw);
         oc[i] += g[i] * (1.0f - oc[i]);
-        float flag = u >= 1.0f ? 0.0f : (u > 0.0f ? is_wide : 0.0f);
-        wide[i] = flag;
-        wide_count += flag;
+        wide[i] = u >= 1.0f ? 0.0f : (u > 0.0f ? is_wide : 0.0f);
     }
-    return wide_count;
+    return count_between(wide, 1.0f, 0.0f, 2.0f, n); /* flags are 0 or 1 */
 }
 
 size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const float *g, const mix_view *out, float *wide,
@@ -333,15 +339,11 @@ size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const floa
 {
     if (src->scaled || out->scaled)
         overlay_scale(src, f, out, n);
-    float partial = 0.0f;
-#pragma omp simd reduction(+ : partial)
-    for (size_t i = 0; i < n; i++)
-        partial += f[i] > 0.0f ? (f[i] < 1.0f ? 1.0f : 0.0f) : 0.0f;
-    if (partial == 0.0f) {
+    if (count_between(f, 1.0f, 0.0f, 1.0f, n) == 0) { /* no factor strictly between 0 and 1 */
         overlay_whole(src, f, g, out, n);
         return 0; /* no lane is wide: `wide` is not read */
     }
-    return (size_t)overlay_partial(src, f, g, out, wide, n);
+    return overlay_partial(src, f, g, out, wide, n);
 }
 
 /* Scale of an additive layer: out's scale times 1 + w (layer / ref - 1),
@@ -381,8 +383,7 @@ size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const m
     const float *lqw = layer->qw;
     const float *rx = ref->x, *ry = ref->y, *rz = ref->z, *rqx = ref->qx, *rqy = ref->qy, *rqz = ref->qz;
     const float *rqw = ref->qw;
-    float wide_count = 0.0f;
-#pragma omp simd reduction(+ : wide_count)
+#pragma omp simd
     for (size_t i = 0; i < n; i++) {
         float w = weight[i];
         /* the delta rotation ref^-1 * layer, normalized */
@@ -418,33 +419,30 @@ size_t KERNEL(rune__mix_add)(const mix_view *out, const mix_view *layer, const m
         oqz[i] = w > 0.0f ? qz : pz;
         oqw[i] = w > 0.0f ? qw : pw;
         wide[i] = is_wide;
-        wide_count += is_wide;
     }
-    return (size_t)wide_count;
+    return count_between(wide, 1.0f, 0.0f, 2.0f, n); /* flags are 0 or 1 */
 }
 
 size_t KERNEL(rune__mix_layer_weights)(float lw, const float *mask, const float *cov, size_t n, size_t lanes,
                                       float *w)
 {
-    float zero = 0.0f;
     if (mask) {
-#pragma omp simd reduction(+ : zero)
+#pragma omp simd
         for (size_t i = 0; i < n; i++) {
             float x = lw * mask[i] * cov[i];
             w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
-            zero += x > 0.0f ? 0.0f : 1.0f;
         }
     } else {
-#pragma omp simd reduction(+ : zero)
+#pragma omp simd
         for (size_t i = 0; i < n; i++) {
             float x = lw * cov[i];
             w[i] = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
-            zero += x > 0.0f ? 0.0f : 1.0f;
         }
     }
     for (size_t i = n; i < lanes; i++)
         w[i] = 0.0f;
-    return (size_t)zero;
+    /* w > 0 wherever x > 0 (and w <= 1): the rest weigh nothing */
+    return n - count_between(w, 1.0f, 0.0f, 2.0f, n);
 }
 
 /* The guarded division as in rune__mix_mean. */

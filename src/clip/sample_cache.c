@@ -26,7 +26,7 @@ typedef struct sample_kernels {
                    size_t);
     size_t (*advance)(const clip_segment *, uint32_t, uint32_t *, size_t, float, float *, float *, uint8_t *);
     void (*row_keys)(const int32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t, uint32_t *);
-    void (*fields)(const float *, size_t, float, const sample_dest *, size_t);
+    void (*fields)(const row_fields *, float, const sample_dest *, size_t);
 } sample_kernels;
 
 #define KERNELS(isa)                                                                                                  \
@@ -49,9 +49,11 @@ struct rune_sample_cache {
     int32_t row_lane;
     uint32_t row;
     /* a time-major clip bound through a row plan (sample_plan): row r's
-     * row_lanes lanes at rows + r * row_lanes * SAMPLE_FIELDS, chunk by
+     * row_lanes lanes at rows + r * row_lanes * (SAMPLE_FIELDS, or
+     * LEAN_FIELDS where spans holds each row's time and end), chunk by
      * chunk (NULL: none) */
     const float *rows;
+    const float *spans;
     uint32_t row_lanes;
     rune_simd_level level; /* the kernels' (resolved): the mixer's fused path asks it each sample */
     uint8_t *bad; /* per lane, scratch of refill (after key[]; lane by lane only) */
@@ -353,7 +355,8 @@ void rune_sample_cache_reset(rune_sample_cache *c)
  * vectors where it would gather each lane's segment and transpose it. */
 struct sample_plan {
     const pack_plan *pack;
-    const float *rows; /* 64-byte aligned; row r at rows + r * row_lanes * SAMPLE_FIELDS */
+    const float *rows;  /* 64-byte aligned; row r at rows + r * row_lanes * row_fields(spans) */
+    const float *spans; /* lean rows: row r's time and end at spans[2r], [2r + 1]; else NULL */
     uint32_t row_lanes;
 };
 
@@ -369,21 +372,53 @@ static size_t row_plan_lanes(size_t lanes) { return (lanes + 15) / 16 * 16; }
  * the gather. */
 #define ROW_PLAN_MAX_BYTES ((size_t)1 << 20)
 
-static size_t row_plan_floats(const rune_clip *clip, size_t lanes)
+/* Whether a binding's rows can be lean (sample_lane.h's row_fields):
+ * plain covers, a track for every lane, and on every row one time and end
+ * for all of them (a time-major clip's tracks share their keys' times;
+ * a track holding its last key early would not). A lean row is 30 % fewer
+ * bytes to read a sample, and its u is worked out once, not a lane. */
+static bool rows_lean(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
+{
+    if (!clip->plain_covers || lanes == 0)
+        return false;
+    int32_t first = lane_track_of(lane_track, clip->track_count, 0);
+    for (size_t i = 0; i < lanes; i++) {
+        int32_t tr = lane_track_of(lane_track, clip->track_count, i);
+        if (tr < 0)
+            return false;
+        for (size_t r = 0; r < clip->tracks[0].key_count; r++) {
+            const clip_segment *a = &clip->segments[(size_t)first + r * clip->seg_stride];
+            const clip_segment *b = &clip->segments[(size_t)tr + r * clip->seg_stride];
+            if (memcmp(&a->time, &b->time, sizeof a->time) != 0 || memcmp(&a->end, &b->end, sizeof a->end) != 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Fields a lane of a row plan holds. */
+static size_t row_fields_of(bool lean) { return lean ? LEAN_FIELDS : SAMPLE_FIELDS; }
+
+/* A row plan's floats: its rows, then (lean) two a row for their spans. */
+static size_t row_plan_floats(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
 {
     if (!by_rows(clip) || lanes == 0)
         return 0;
-    size_t rows = clip->tracks[0].key_count, per_row = row_plan_lanes(lanes) * SAMPLE_FIELDS;
+    size_t rows = clip->tracks[0].key_count, padded = row_plan_lanes(lanes);
+    if (rows > ROW_PLAN_MAX_BYTES / sizeof(float) / (padded * LEAN_FIELDS + 2))
+        return 0; /* too long even lean: not worth asking */
+    bool lean = rows_lean(clip, lane_track, lanes);
+    size_t per_row = padded * row_fields_of(lean) + (lean ? 2 : 0);
     return rows <= ROW_PLAN_MAX_BYTES / sizeof(float) / per_row ? rows * per_row : 0;
 }
 
-/* Where chunk `first` of row r of a row plan of `row_lanes` lanes starts
- * (in floats): its fields side by side, each *stride (the chunk's lanes)
- * long. */
-static size_t row_chunk(size_t row_lanes, size_t r, size_t first, size_t *stride)
+/* Where chunk `first` of row r of a row plan of `row_lanes` lanes and
+ * `fields` fields a lane starts (in floats): its fields side by side,
+ * each *stride (the chunk's lanes) long. */
+static size_t row_chunk(size_t row_lanes, size_t fields, size_t r, size_t first, size_t *stride)
 {
     *stride = row_lanes - first < RUNE_SAMPLE_CHUNK ? row_lanes - first : RUNE_SAMPLE_CHUNK;
-    return (r * row_lanes + first) * SAMPLE_FIELDS;
+    return (r * row_lanes + first) * fields;
 }
 
 /* The plan's header, then (64-byte aligned) what it holds. */
@@ -392,21 +427,21 @@ static size_t plan_head(void) { return (sizeof(struct sample_plan) + 63) / 64 * 
 size_t rune__sample_plan_bytes(const rune_clip *clip, const int32_t *lane_track, size_t lanes)
 {
     size_t body = clip->packed ? rune__pack_plan_bytes(clip->packed, lane_track, lanes, clip->track_count)
-                               : row_plan_floats(clip, lanes) * sizeof(float);
+                               : row_plan_floats(clip, lane_track, lanes) * sizeof(float);
     /* 63 bytes of slack: the memory is only 16-byte aligned */
     return body ? plan_head() + 63 + body : 0;
 }
 
 /* Lane i's segment and cover on row r as the kernel's fields, field k at
- * to[k * stride]. */
-static void row_plan_lane(const rune_clip *clip, int32_t track, size_t r, float *to, size_t stride)
+ * to[k * stride] (lean: those before F_TIME). */
+static void row_plan_lane(const rune_clip *clip, int32_t track, size_t r, bool lean, float *to, size_t stride)
 {
     size_t pos = track >= 0 ? (size_t)track + r * clip->seg_stride : clip->key_count; /* else the null key */
     const clip_segment *g = &clip->segments[pos];
     clip_segment_cover cv = {g->time > -INFINITY ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f}; /* plain: as the kernel reads */
     if (!clip->plain_covers)
         cv = clip->covers[pos];
-    rune__segment_fields(g, &cv, to, stride);
+    rune__segment_fields(g, lean ? NULL : &cv, lean, to, stride);
 }
 
 const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *lane_track, size_t lanes, void *memory)
@@ -418,17 +453,27 @@ const sample_plan *rune__sample_plan_init(const rune_clip *clip, const int32_t *
         plan->pack = rune__pack_plan_init(clip->packed, lane_track, lanes, clip->track_count, (void *)body);
         return plan;
     }
-    size_t padded = row_plan_lanes(lanes), rows = clip->tracks[0].key_count;
+    bool lean = rows_lean(clip, lane_track, lanes);
+    size_t padded = row_plan_lanes(lanes), rows = clip->tracks[0].key_count, fields = row_fields_of(lean);
     float *out = (float *)body;
     for (size_t r = 0; r < rows; r++)
         for (size_t first = 0; first < padded; first += RUNE_SAMPLE_CHUNK) {
             size_t stride;
-            float *chunk = out + row_chunk(padded, r, first, &stride);
+            float *chunk = out + row_chunk(padded, fields, r, first, &stride);
             for (size_t i = 0; i < stride; i++) {
                 int32_t tr = first + i < lanes ? lane_track_of(lane_track, clip->track_count, first + i) : -1;
-                row_plan_lane(clip, tr, r, chunk + i, stride);
+                row_plan_lane(clip, tr, r, lean, chunk + i, stride);
             }
         }
+    if (lean) { /* every lane's time and end: lane 0's */
+        float *spans = out + rows * padded * fields;
+        size_t track = (size_t)lane_track_of(lane_track, clip->track_count, 0);
+        for (size_t r = 0; r < rows; r++) {
+            const clip_segment *g = &clip->segments[track + r * clip->seg_stride];
+            spans[2 * r] = g->time, spans[2 * r + 1] = g->end;
+        }
+        plan->spans = spans;
+    }
     plan->rows = out;
     plan->row_lanes = (uint32_t)padded;
     return plan;
@@ -466,6 +511,7 @@ rune_status rune__sample_cache_create_planned(const rune_clip *clip, const int32
         rune__pack_cursor_init(&c->pack, plan->pack, c->level);
     if (plan && plan->rows) {
         c->rows = plan->rows;
+        c->spans = plan->spans;
         c->row_lanes = plan->row_lanes;
     }
     c->bad = (uint8_t *)(c->key + keys);
@@ -533,6 +579,16 @@ static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, co
     }
 }
 
+/* Chunk `first` of the play's row of its row plan. */
+static row_fields row_of(const rune_sample_cache *c, size_t first)
+{
+    row_fields rf;
+    size_t at = row_chunk(c->row_lanes, row_fields_of(c->spans != NULL), c->row, first, &rf.stride);
+    rf.f = c->rows + at;
+    rf.span = c->spans ? c->spans + 2 * (size_t)c->row : NULL;
+    return rf;
+}
+
 bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *o)
 {
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
@@ -553,9 +609,10 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     uint32_t row_key[RUNE_SAMPLE_CHUNK];
     const uint32_t *key = row_key; /* a row play's keys are made here; the others' kept in key[] */
     if (c->rows) { /* the plan's row as arrays; keys only for what follows the kernel */
-        size_t stride;
-        size_t at = row_chunk(c->row_lanes, c->row, first, &stride);
-        c->kernels.fields(c->rows + at, stride, t, o, lanes);
+        row_fields rf = row_of(c, first);
+        c->kernels.fields(&rf, t, o, lanes);
+        for (size_t i = c->lanes - first; rf.span && i < lanes; i++) /* a lean row's padding weighs nothing */
+            o->weight[i] = o->coverage[i] = 0.0f;
         if (!scaled && !c->any_exact)
             return false;
         row_keys(c, first, lanes, row_key);
@@ -582,15 +639,16 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
     return scaled;
 }
 
-const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, size_t *stride)
+bool rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, row_fields *out)
 {
     if (!c->rows || c->clip->scales || first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)
-        return NULL;
+        return false;
     if (!(t >= c->lo && t < c->hi))
         refill(c, t);
     if (c->any_exact) /* an eased key on the row: sample_to fixes such lanes up after the kernel */
-        return NULL;
-    return c->rows + row_chunk(c->row_lanes, c->row, first, stride);
+        return false;
+    *out = row_of(c, first);
+    return true;
 }
 
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)

@@ -4,6 +4,7 @@
 #define RUNE_SRC_CLIP_SAMPLE_DEST_H
 
 #include "rune/clip.h"
+#include "sample_lane.h"
 
 /* Where the batch sampler writes: channel pointers at the chunk's first
  * lane -- a rune_sample_chunk's arrays, or a pose's own channels (no copy
@@ -24,14 +25,13 @@ static inline sample_dest rune__chunk_dest(rune_sample_chunk *c)
  * boundary. */
 bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, size_t count, const sample_dest *d);
 
-/* The row plan's fields of chunk `first` at time t (sample_lane.h: field
- * k of lane i at [k * *stride + i]), the cursor moved to t as a sample
- * would, for a caller that evaluates them itself; NULL where a sample
- * needs more than the fields (no row plan, scale keys, an eased key) or
- * `first` is not a chunk of the lanes. Evaluated by kernels of the
- * cache's level they give rune__sample_cache_sample_to's result (its bits
- * without FMA). */
-const float *rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, size_t *stride);
+/* The row plan's fields of chunk `first` at time t (sample_lane.h's
+ * row_fields), the cursor moved to t as a sample would, for a caller that
+ * evaluates them itself; false where a sample needs more than the fields
+ * (no row plan, scale keys, an eased key) or `first` is not a chunk of the
+ * lanes. Evaluated by kernels of the cache's level they give
+ * rune__sample_cache_sample_to's result (its bits without FMA). */
+bool rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, row_fields *out);
 
 /* What the plays of a clip through one lane map share: for a packed clip
  * the clip's constants per lane and its animated channels in chunk order

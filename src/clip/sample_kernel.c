@@ -111,26 +111,29 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
                    gathered *g)
 {
     for (size_t i = 0; i < n; i++)
-        rune__segment_fields(&seg[key[i]], cov ? &cov[key[i]] : NULL, g->f + i, RUNE_SAMPLE_CHUNK);
+        rune__segment_fields(&seg[key[i]], cov ? &cov[key[i]] : NULL, false, g->f + i, RUNE_SAMPLE_CHUNK);
 }
 #endif
 
-/* Evaluates lanes [0, n) of the fields at `f`. One base pointer, not one a
- * field: with `stride` a constant (always inlined, called with
- * RUNE_SAMPLE_CHUNK) every field is the base plus a fixed offset, where
- * twenty pointers would not fit the registers beside the ten outputs (the
- * compiler kept them on the stack and in vector registers). */
-static inline __attribute__((always_inline)) void evaluate(const float *restrict f, size_t stride, float t,
-                                                           const sample_dest *out, size_t n)
+/* Evaluates lanes [0, n) of the fields at `f`: a full row (span NULL) or
+ * a lean row (sample_lane.h). One base pointer, not one a field: with
+ * `stride` a constant (always inlined, called with RUNE_SAMPLE_CHUNK)
+ * every field is the base plus a fixed offset, where twenty pointers
+ * would not fit the registers beside the ten outputs (the compiler kept
+ * them on the stack and in vector registers). */
+static inline __attribute__((always_inline)) void evaluate(const float *restrict f, size_t stride, bool lean,
+                                                           const float *span, float t, const sample_dest *out,
+                                                           size_t n)
 {
     float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z, *restrict qx = out->qx;
     float *restrict qy = out->qy, *restrict qz = out->qz, *restrict qw = out->qw, *restrict weight = out->weight;
     float *restrict mask = out->mask, *restrict coverage = out->coverage;
+    float u = lean ? rune__segment_u(t, span[0], span[1]) : 0.0f;
     /* "omp simd" (-fopenmp-simd) tells the compiler the lanes are
      * independent, which its cost model would not otherwise assume */
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        sample_lane s = rune__sample_lane(f, stride, i, t);
+        sample_lane s = rune__sample_row_lane(f, stride, i, t, lean, u);
         x[i] = s.x, y[i] = s.y, z[i] = s.z;
         qx[i] = s.r.x, qy[i] = s.r.y, qz[i] = s.r.z, qw[i] = s.r.w;
         weight[i] = s.w, mask[i] = s.m, coverage[i] = s.c;
@@ -147,15 +150,21 @@ void KERNEL(rune__sample_kernel)(const clip_segment *segments, const clip_segmen
             col(&g, F_W)[i] = col(&g, F_TIME)[i] > -INFINITY ? 1.0f : 0.0f;
             col(&g, F_DW)[i] = col(&g, F_M)[i] = col(&g, F_DM)[i] = 0.0f;
         }
-    evaluate(g.f, RUNE_SAMPLE_CHUNK, t, out, n);
+    evaluate(g.f, RUNE_SAMPLE_CHUNK, false, NULL, t, out, n);
 }
 
-void KERNEL(rune__sample_fields)(const float *fields, size_t stride, float t, const sample_dest *out, size_t n)
+void KERNEL(rune__sample_fields)(const row_fields *rf, float t, const sample_dest *out, size_t n)
 {
-    if (stride == RUNE_SAMPLE_CHUNK) /* every chunk of a plan but a partial last one */
-        evaluate(fields, RUNE_SAMPLE_CHUNK, t, out, n);
+    /* a whole chunk (every chunk of a plan but a partial last one) with a
+     * constant stride; each kind of row its own loop */
+    if (rf->span && rf->stride == RUNE_SAMPLE_CHUNK)
+        evaluate(rf->f, RUNE_SAMPLE_CHUNK, true, rf->span, t, out, n);
+    else if (rf->span)
+        evaluate(rf->f, rf->stride, true, rf->span, t, out, n);
+    else if (rf->stride == RUNE_SAMPLE_CHUNK)
+        evaluate(rf->f, RUNE_SAMPLE_CHUNK, false, NULL, t, out, n);
     else
-        evaluate(fields, stride, t, out, n);
+        evaluate(rf->f, rf->stride, false, NULL, t, out, n);
 }
 
 /* One lane of rune__sample_advance; true when it holds t. */

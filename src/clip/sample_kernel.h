@@ -19,13 +19,15 @@ KERNEL_DECLARE(void, rune__sample_kernel,
                 const sample_dest *out, size_t n));
 
 /* A lane's segment g and cover cv as its fields (sample_lane.h), field k
- * at to[k * stride]; cv NULL: the segment's fields only. The one writer
- * of the layout: the scalar gather and the row plans use it. */
-static inline void rune__segment_fields(const clip_segment *g, const clip_segment_cover *cv, float *to, size_t stride)
+ * at to[k * stride]: those before F_TIME, then the segment's time and end
+ * unless `lean`, then the cover unless cv is NULL. The one writer of the
+ * layout: the scalar gather and the row plans use it. */
+static inline void rune__segment_fields(const clip_segment *g, const clip_segment_cover *cv, bool lean, float *to,
+                                        size_t stride)
 {
-    const float f[F_W] = {g->x,   g->y,   g->z,   g->dx,  g->dy,  g->dz,  g->time, g->end,
-                          g->q.x, g->q.y, g->q.z, g->q.w, g->v.x, g->v.y, g->v.z,  g->v.w};
-    for (size_t k = 0; k < F_W; k++)
+    const float f[F_W] = {g->x,   g->y,   g->z,   g->dx,  g->dy,  g->dz,  g->q.x,   g->q.y,
+                          g->q.z, g->q.w, g->v.x, g->v.y, g->v.z, g->v.w, g->time, g->end};
+    for (size_t k = 0; k < (lean ? LEAN_FIELDS : F_W); k++)
         to[k * stride] = f[k];
     if (!cv)
         return;
@@ -33,12 +35,11 @@ static inline void rune__segment_fields(const clip_segment *g, const clip_segmen
 }
 
 /* rune__sample_kernel's evaluation of lanes [0, n) whose segments and
- * covers are already arrays: field k (SAMPLE_FIELDS' order) of lane i at
- * fields[k * stride + i] (plain covers written out as 1 0 0 0, 0 for the
+ * covers are already arrays, a row plan's chunk (sample_lane.h's
+ * row_fields; a full row's plain covers written out as 1 0 0 0, 0 for the
  * null key's weight). The same operations as rune__sample_kernel, so the
- * same bits. */
-KERNEL_DECLARE(void, rune__sample_fields,
-               (const float *fields, size_t stride, float t, const sample_dest *out, size_t n));
+ * same bits, lean rows included. */
+KERNEL_DECLARE(void, rune__sample_fields, (const row_fields *rf, float t, const sample_dest *out, size_t n));
 
 /* The cursors' common move, branch-free over lanes [0, n): a lane whose
  * segment ended by t steps one key on, `stride` positions (a finite end

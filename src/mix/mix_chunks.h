@@ -17,7 +17,7 @@ typedef struct mix_kernels {
     size_t (*layer_weights)(float, const float *, const float *, size_t, size_t, float *);
     void (*straight_factors)(const float *, const float *, float *, size_t);
     bool (*sole)(const mix_view *, float, size_t);
-    void (*accumulate_fields)(mix_lanes *, const float *, size_t, float, float, bool, size_t);
+    void (*accumulate_fields)(mix_lanes *, const row_fields *, float, float, bool, size_t);
     rune_simd_level level; /* the build's (resolved) */
 } mix_kernels;
 

@@ -124,35 +124,49 @@ void KERNEL(rune__mix_accumulate)(const mix_view *acc, const mix_view *s, float 
         sum_lane(a, i, false, lane_share(weight, c[i]), x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i]);
 }
 
-/* `stride` is a constant where this is inlined, and the sums are stack
- * lanes: every array a fixed offset from one pointer, so the loop's
- * addresses fit the registers. */
+/* `stride` and `lean` are constants where this is inlined, and the sums
+ * are stack lanes: every array a fixed offset from one pointer, so the
+ * loop's addresses fit the registers. */
 static inline __attribute__((always_inline)) void accumulate_fields(mix_lanes *acc, const float *f, size_t stride,
-                                                                    float t, float weight, bool first, size_t n)
+                                                                    bool lean, const float *span, float t,
+                                                                    float weight, bool first, size_t n)
 {
     sums a = {acc->x, acc->y, acc->z, acc->qx, acc->qy, acc->qz, acc->qw, acc->c};
+    float u = lean ? rune__segment_u(t, span[0], span[1]) : 0.0f;
+    /* a lean row's coverage is 1 on every lane, so its share is the
+     * weight's, once: gcc 12 vectorizes no select on a condition the same
+     * for every lane, which lane_share of a constant coverage becomes */
+    float lean_share = lane_share(weight, 1.0f);
     if (first) {
 #pragma omp simd
         for (size_t i = 0; i < n; i++) {
-            sample_lane s = rune__sample_lane(f, stride, i, t);
-            sum_lane(a, i, true, lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z, s.r.w);
+            sample_lane s = rune__sample_row_lane(f, stride, i, t, lean, u);
+            sum_lane(a, i, true, lean ? lean_share : lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z,
+                     s.r.w);
         }
         return;
     }
 #pragma omp simd
     for (size_t i = 0; i < n; i++) {
-        sample_lane s = rune__sample_lane(f, stride, i, t);
-        sum_lane(a, i, false, lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z, s.r.w);
+        sample_lane s = rune__sample_row_lane(f, stride, i, t, lean, u);
+        sum_lane(a, i, false, lean ? lean_share : lane_share(weight, s.c), s.x, s.y, s.z, s.r.x, s.r.y, s.r.z,
+                 s.r.w);
     }
 }
 
-void KERNEL(rune__mix_accumulate_fields)(mix_lanes *acc, const float *fields, size_t stride, float t, float weight,
-                                         bool first, size_t n)
+void KERNEL(rune__mix_accumulate_fields)(mix_lanes *acc, const row_fields *rf, float t, float weight, bool first,
+                                         size_t n)
 {
-    if (stride == RUNE_SAMPLE_CHUNK) /* every chunk of a plan but a partial last one */
-        accumulate_fields(acc, fields, RUNE_SAMPLE_CHUNK, t, weight, first, n);
+    /* a whole chunk (every chunk of a plan but a partial last one) with a
+     * constant stride; each kind of row its own loop */
+    if (rf->span && rf->stride == RUNE_SAMPLE_CHUNK)
+        accumulate_fields(acc, rf->f, RUNE_SAMPLE_CHUNK, true, rf->span, t, weight, first, n);
+    else if (rf->span)
+        accumulate_fields(acc, rf->f, rf->stride, true, rf->span, t, weight, first, n);
+    else if (rf->stride == RUNE_SAMPLE_CHUNK)
+        accumulate_fields(acc, rf->f, RUNE_SAMPLE_CHUNK, false, NULL, t, weight, first, n);
     else
-        accumulate_fields(acc, fields, stride, t, weight, first, n);
+        accumulate_fields(acc, rf->f, rf->stride, false, NULL, t, weight, first, n);
 }
 
 void KERNEL(rune__mix_accumulate2)(const mix_view *acc, const mix_view *a, float wa, const mix_view *b, float wb,

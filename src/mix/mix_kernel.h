@@ -9,6 +9,7 @@
 #define RUNE_SRC_MIX_MIX_KERNEL_H
 
 #include "rune/clip.h"
+#include "../clip/sample_lane.h" /* row_fields */
 #include "../math/kernel_isa.h"
 
 /* Channels of a chunk: translation, rotation, scale and coverage. As a
@@ -52,14 +53,14 @@ KERNEL_DECLARE(void, rune__mix_accumulate, (const mix_view *acc, const mix_view 
                                              size_t n));
 
 /* rune__mix_accumulate into stack sums of lanes [0, n) sampled at clip
- * time t from a row plan's fields (src/clip/sample_lane.h: field k of
- * lane i at fields[k * stride + i]), without writing the sample out. The
+ * time t from a row plan's chunk (src/clip/sample_lane.h's row_fields,
+ * full or lean), without writing the sample out. The
  * sample is unscaled, and the sums must be too unless `first`. The same
  * bits as rune__sample_fields of the same build, then accumulate, without
  * FMA; with it within the levels' 2 ulps (a compiler may contract the
  * fused loop's products differently: clang does). */
-KERNEL_DECLARE(void, rune__mix_accumulate_fields, (mix_lanes *acc, const float *fields, size_t stride, float t,
-                                                    float weight, bool first, size_t n));
+KERNEL_DECLARE(void, rune__mix_accumulate_fields, (mix_lanes *acc, const row_fields *rf, float t, float weight,
+                                                    bool first, size_t n));
 
 /* rune__mix_accumulate of sample a then sample b in one pass over the
  * sums: the same operations in the same order (the same bits without FMA;

@@ -71,19 +71,19 @@ static void sort_by_rank(const rune_contribution *cs, size_t count, size_t *orde
     }
 }
 
-/* A track's row plan fields for joints [first, first + n) -- when its
- * sampler has them, its sample would be those fields alone, the mixer's
+/* A track's row plan chunk for joints [first, first + n) -- when its
+ * sampler has one, its sample would be those fields alone, the mixer's
  * kernels are the sampler's level (so they give what sampling gives: the
  * same bits without FMA, within the levels' 2 ulps with it) and the
  * binding has every lane of the chunk (none padded with the identity);
- * else NULL. */
-static const float *track_fields(const mix_kernels *k, const rune_track *tr, size_t first, size_t n, size_t lanes,
-                                 size_t *stride)
+ * else false. */
+static bool track_fields(const mix_kernels *k, const rune_track *tr, size_t first, size_t n, size_t lanes,
+                         row_fields *rf)
 {
     if (n != lanes || !tr->cache || rune_sample_cache_level(tr->cache) != k->level ||
         !rune_binding_sampler_matches(tr->binding, tr->cache) || rune_sample_cache_lane_count(tr->cache) < first + n)
-        return NULL;
-    return rune__sample_cache_fields(tr->cache, rune_track_sample_time(tr), first, stride);
+        return false;
+    return rune__sample_cache_fields(tr->cache, rune_track_sample_time(tr), first, rf);
 }
 
 /* An accumulator's view of stack lanes: its scale channels are live once
@@ -115,13 +115,11 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
             i++;
             continue;
         }
-        size_t stride;
-        const float *fields = c->track && !c->pose && (!started || !acc->scaled)
-                                  ? track_fields(k, c->track, first, n, lanes, &stride)
-                                  : NULL;
-        if (fields) { /* sampled straight into the sums: no chunk in between */
-            k->accumulate_fields(sums, fields, stride, rune_track_sample_time(c->track),
-                                 isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
+        row_fields rf;
+        if (c->track && !c->pose && (!started || !acc->scaled) && track_fields(k, c->track, first, n, lanes, &rf)) {
+            /* sampled straight into the sums: no chunk in between */
+            k->accumulate_fields(sums, &rf, rune_track_sample_time(c->track), isfinite(c->weight) ? c->weight : 0.0f,
+                                 !started, lanes);
             acc->scaled = false; /* an unscaled sample onto unscaled sums */
             started = true;
             continue;

@@ -202,7 +202,9 @@ static rune_rig *make_row_rig(void) { return make_row_rig_of(ROW_JOINTS); }
 
 /* A time-major clip on the row rig: `keys` keys 0.1 s apart on every
  * joint but each seventh (lanes without a track). variant 1: weights and
- * masks; 2: some keys eased (the exact sampler's lanes); 3: scale keys. */
+ * masks; 2: some keys eased (the exact sampler's lanes); 3: scale keys;
+ * 4: every joint keyed, plain covers (a binding's rows are then lean:
+ * sample_lane.h's row_fields). */
 static rune_clip *row_clip_of(size_t keys, int variant, int joints)
 {
     size_t tracks = 0;
@@ -215,7 +217,7 @@ static rune_clip *row_clip_of(size_t keys, int variant, int joints)
         rune_key_pose_desc *p = poses + k * (size_t)joints;
         size_t n = 0;
         for (int j = 0; j < joints; j++) {
-            if (j % 7 == 3)
+            if (j % 7 == 3 && variant != 4)
                 continue;
             rune_quat r = {test_random(&seed), test_random(&seed), test_random(&seed), 1.5f};
             p[n] = (rune_key_pose_desc){j ? row_names[j - 1] : "", row_names[j],
@@ -262,9 +264,11 @@ static void chunks_equal(const rune_sample_chunk *a, const rune_sample_chunk *b,
  * same bits as a sampler on the same lane map without the plan, at every
  * kernel level, through what the plan path hands on -- lanes without a
  * track, a map in reverse, a chunk not whole, weights and masks, eased
- * keys, scale keys -- playing forward, seeking back and past the end. A
- * clip whose plan would pass 1 MiB is bound without one, and so is any
- * clip to a rig without joints. */
+ * keys, scale keys, lean rows (every lane keyed, plain covers: 14 floats
+ * a lane and the row's time once, the padding past the lanes weighing 0
+ * as the null key does) -- playing forward, seeking back and past the
+ * end. A clip whose plan would pass 1 MiB is bound without one, and so is
+ * any clip to a rig without joints. */
 static void test_row_plan_samples_alike(void **state)
 {
     (void)state;
@@ -272,17 +276,23 @@ static void test_row_plan_samples_alike(void **state)
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t nlevels = test_levels(levels);
     const float times[] = {-0.05f, 0.0f, 0.03f, 0.12f, 0.31f, 0.95f, 0.2f, 1.15f, 0.6f, 0.55f, 0.0f};
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 5; variant++) {
         rune_clip *clip = row_clip(12, variant);
         rune_binding *b;
         assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);
-        /* the plan: 12 rows of 80 lanes (70 rounded up to 16), 20 floats a lane */
-        assert_true(rune_binding_bytes(b) >= 12u * 80u * 20u * sizeof(float));
+        /* the plan: 12 rows of 80 lanes (70 rounded up to 16), 20 floats a
+         * lane -- lean, 14 and two a row */
+        if (variant == 4) {
+            assert_true(rune_binding_bytes(b) >= 12u * (80u * 14u + 2u) * sizeof(float));
+            assert_true(rune_binding_bytes(b) < 12u * 80u * 20u * sizeof(float));
+        } else {
+            assert_true(rune_binding_bytes(b) >= 12u * 80u * 20u * sizeof(float));
+        }
         int32_t lane_track[ROW_JOINTS];
         for (int j = 0; j < ROW_JOINTS; j++)
             lane_track[j] = rune_binding_track_of(b, j);
         assert_true(lane_track[1] > lane_track[2]); /* tracks sort by parent: the map runs backwards */
-        assert_int_equal(lane_track[3], -1);
+        assert_true(variant == 4 ? lane_track[3] >= 0 : lane_track[3] == -1);
         for (size_t l = 0; l < nlevels; l++) {
             rune_sample_cache *planned, *plain;
             assert_int_equal(rune_binding_sampler_create(b, levels[l], NULL, &planned, NULL), RUNE_OK);
@@ -295,7 +305,10 @@ static void test_row_plan_samples_alike(void **state)
                     rune_sample_cache_sample(planned, times[i], first, n, &a);
                     rune_sample_cache_sample(plain, times[i], first, n, &c);
                     chunks_equal(&a, &c, n);
-                    near(a.coverage[first ? 2 : 3], 0, 0); /* joints 3 and 66: no track */
+                    /* joints 3 and 66: no track, but in variant 4 */
+                    near(a.coverage[first ? 2 : 3], variant == 4 ? 1 : 0, 0);
+                    for (size_t k = n; k < (n + 7) / 8 * 8; k++) /* the kernel's padding: the null key's */
+                        near(a.weight[k], c.weight[k], 0), near(a.coverage[k], c.coverage[k], 0);
                 }
             rune_sample_cache_destroy(planned);
             rune_sample_cache_destroy(plain);
@@ -351,7 +364,7 @@ static void pose_lanes_alike(const rune_pose *a, const rune_pose *b, size_t from
  * weights .7, .4, .25 and times apart, means of 72 joints (both chunks
  * whole) against means of 71 and 63 (a chunk one joint short, which the
  * mixer samples and pads), on every level; with weights and masks, eased
- * keys and scale keys (which keep the sampled chunk). */
+ * keys and scale keys (which keep the sampled chunk), and lean rows. */
 static void test_row_plan_mixes_alike(void **state)
 {
     (void)state;
@@ -360,7 +373,7 @@ static void test_row_plan_mixes_alike(void **state)
     rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
     size_t nlevels = test_levels(levels);
     const float weights[3] = {0.7f, 0.4f, 0.25f}, starts[3] = {0.13f, 0.52f, 1.07f};
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 5; variant++) {
         rune_clip *clip = row_clip_of(12, variant, JOINTS);
         rune_binding *b;
         assert_int_equal(rune_binding_create(rig, clip, 0, NULL, &b, NULL), RUNE_OK);

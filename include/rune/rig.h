@@ -351,7 +351,8 @@ RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
  * channels it binds, 32 bytes a channel and segment (docs/format.md); for
  * an exact clip keyed at the same times on every track, when it comes to
  * at most 1 MiB, the clip's segments again in the rig's joint order, 80
- * bytes a joint (rounded up to 16 joints) and key (docs/performance.md,
+ * bytes a joint (rounded up to 16 joints) and key -- 56, and 8 a key,
+ * where every joint is keyed with weight 1 and mask 0 (docs/performance.md,
  * "Row plans"). */
 RUNE_API size_t rune_binding_bytes(const rune_binding *binding);
 

@@ -115,8 +115,9 @@ static void gather(const clip_segment *seg, const clip_segment_cover *cov, const
 }
 #endif
 
-/* Evaluates lanes [0, n) of the fields at `f`: a full row (span NULL) or
- * a lean row (sample_lane.h). One base pointer, not one a field: with
+/* Evaluates lanes [0, n) of the fields at `f`: a full row, or (lean) a
+ * lean row whose time and end are `span` (sample_lane.h). `lean` is a
+ * constant where this is inlined. One base pointer, not one a field: with
  * `stride` a constant (always inlined, called with RUNE_SAMPLE_CHUNK)
  * every field is the base plus a fixed offset, where twenty pointers
  * would not fit the registers beside the ten outputs (the compiler kept

@@ -6,6 +6,8 @@ double rune_wrap_phase(double t, double length)
 {
     if (!(length > 0.0) || !isfinite(t) || !isfinite(length))
         return 0.0;
+    if (t >= 0.0 && t < length) /* fmod's exact result without its call: most wraps of a frame's times */
+        return t + 0.0;
     double r = fmod(t, length);
     if (r < 0.0)
         r += length;

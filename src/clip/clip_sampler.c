@@ -2,7 +2,7 @@
  * curve, interpolate, and derive coverage. */
 #include "clip_internal.h"
 #include "clip_packed.h"
-#include "segment_rotation.h"
+#include "sample_lane.h" /* rune__segment_u, rune__segment_rotation */
 
 static void take_key(const rune_clip *c, size_t k, rune_key_sample *out)
 {
@@ -103,8 +103,7 @@ void rune_clip_sample_transform_near(const rune_clip *c, size_t track, float t, 
         return;
     }
     const clip_segment *g = &c->segments[seg];
-    float u = (t - g->time) / (g->end - g->time); /* as the kernel does */
-    u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;
+    float u = rune__segment_u(t, g->time, g->end); /* as the kernel does */
     *translation = rune_v3(g->x + g->dx * u, g->y + g->dy * u, g->z + g->dz * u);
     *rotation = rune__segment_rotation(u, g->q, g->v);
 }

@@ -571,8 +571,7 @@ static void sample_scale(const rune_clip *clip, const uint32_t *key, float t, co
     for (size_t i = 0; i < lanes; i++) {
         const clip_segment *g = &seg[key[i]];
         const clip_scale_segment *s = &sc[key[i]];
-        float u = (t - g->time) / (g->end - g->time);
-        u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;
+        float u = rune__segment_u(t, g->time, g->end);
         o->sx[i] = s->x + s->dx * u;
         o->sy[i] = s->y + s->dy * u;
         o->sz[i] = s->z + s->dz * u;

@@ -164,6 +164,9 @@ RUNE_API float rune_motion_player_leaf_speed(const rune_motion_player *player, s
 RUNE_API uint32_t rune_motion_player_leaf_clip(const rune_motion_player *player, size_t leaf);
 /** The binding a leaf samples through. */
 RUNE_API const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *player, size_t leaf);
+/** The sampler a leaf's frames sample through (its cursor sits where the
+ * last sample left it). */
+RUNE_API const rune_sample_cache *rune_motion_player_leaf_sampler(const rune_motion_player *player, size_t leaf);
 /** The compiled clip a leaf plays. */
 RUNE_API const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player *player, size_t leaf);
 /** Unwrapped clip time of a leaf at a given progress (progress x length,

@@ -393,3 +393,4 @@ const rune_clip *rune_motion_player_leaf_compiled_clip(const rune_motion_player 
     return rune_binding_clip(p->binding[i]);
 }
 const rune_binding *rune_motion_player_leaf_binding(const rune_motion_player *p, size_t i) { return p->binding[i]; }
+const rune_sample_cache *rune_motion_player_leaf_sampler(const rune_motion_player *p, size_t i) { return p->cache[i]; }

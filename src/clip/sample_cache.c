@@ -650,6 +650,22 @@ bool rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, row_
     return true;
 }
 
+bool rune__sample_cache_lane_transform(const rune_sample_cache *c, size_t lane, const rune_clip *clip, int32_t track,
+                                       float t, uint32_t *key, rune_vec3 *translation, rune_quat *rotation)
+{
+    if (!c->rows || c->clip != clip || lane >= c->lanes || !(t >= c->lo && t < c->hi) || c->any_exact ||
+        track_of(c, lane) != track)
+        return false;
+    row_fields rf = row_of(c, lane / RUNE_SAMPLE_CHUNK * RUNE_SAMPLE_CHUNK);
+    size_t i = lane % RUNE_SAMPLE_CHUNK;
+    const float *span = rf.span ? rf.span : (const float[2]){rf.f[F_TIME * rf.stride + i], rf.f[F_END * rf.stride + i]};
+    sample_lane s = rune__sample_lane_at(rf.f, rf.stride, i, rune__segment_u(t, span[0], span[1]));
+    *key = c->row; /* a time-major clip's row is every track's key */
+    *translation = rune_v3(s.x, s.y, s.z);
+    *rotation = s.r;
+    return true;
+}
+
 void rune_sample_cache_sample(rune_sample_cache *c, float t, size_t first, size_t count, rune_sample_chunk *o)
 {
     if (first >= c->lanes || first % RUNE_SAMPLE_CHUNK != 0)

@@ -33,6 +33,18 @@ bool rune__sample_cache_sample_to(rune_sample_cache *c, float t, size_t first, s
  * rune__sample_cache_sample_to's result (its bits without FMA). */
 bool rune__sample_cache_fields(rune_sample_cache *c, float t, size_t first, row_fields *out);
 
+/* Lane `lane`'s translation and rotation at t, read from the row plan's
+ * row the cursor is on, where that row holds t (the last sample's window)
+ * and the lane plays `track` of `clip`: rune_clip_sample_transform_near's
+ * result, the same bits (the same fields, u and operations), with *key its
+ * key. False, nothing written, otherwise (no row plan, t outside the
+ * window, an eased key on the row, another clip or track): the caller
+ * samples the clip. The cursor does not move. Root travel asks it for the
+ * end of a frame's interval, which the frame's sample just read, instead
+ * of the clip's segment, a line no sample of the crowd touches. */
+bool rune__sample_cache_lane_transform(const rune_sample_cache *c, size_t lane, const rune_clip *clip, int32_t track,
+                                       float t, uint32_t *key, rune_vec3 *translation, rune_quat *rotation);
+
 /* What the plays of a clip through one lane map share: for a packed clip
  * the clip's constants per lane and its animated channels in chunk order
  * (packed_sampler.h), so that each play's sampler holds a few hundred

@@ -2,6 +2,7 @@
  * weighted travel of plays, conversion through the root frame, and removal
  * of horizontal travel and yaw from the root pose. */
 #include "rune/root.h"
+#include "../clip/sample_dest.h" /* rune__sample_cache_lane_transform */
 
 #include <string.h>
 
@@ -89,11 +90,22 @@ static rune_root_memo *memo_for(rune_root_memo *memo, rune_vec3 up)
     return memo;
 }
 
-static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 up, float t, uint32_t key)
+/* Where a root sample is taken: the clip's root track, or first -- where
+ * a play's sampler is given -- the sampler's row (the same bits). */
+typedef struct root_source {
+    const rune_clip *clip;
+    int32_t track;
+    const rune_sample_cache *sampler; /* NULL: the clip alone */
+    size_t lane;                      /* the root joint's lane in it */
+} root_source;
+
+static root_sample sample_track(const root_source *src, rune_vec3 up, float t, uint32_t key)
 {
     rune_vec3 at;
     rune_quat r;
-    rune_clip_sample_transform_near(clip, (size_t)track, t, &key, &at, &r);
+    if (!src->sampler ||
+        !rune__sample_cache_lane_transform(src->sampler, src->lane, src->clip, src->track, t, &key, &at, &r))
+        rune_clip_sample_transform_near(src->clip, (size_t)src->track, t, &key, &at, &r);
     return (root_sample){at, twist_angle(r, up), key};
 }
 
@@ -104,21 +116,22 @@ static root_sample sample_track(const rune_clip *clip, int32_t track, rune_vec3 
  * not an earlier sample (a play starting where another of the same clip
  * ends in the same frame is all it would find), and the sample taken has
  * the same bits as the one it would have found. */
-static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, double time, uint32_t key,
-                          rune_root_memo *memo, bool look)
+static root_sample sample(const root_source *src, rune_vec3 up, double time, uint32_t key, rune_root_memo *memo,
+                          bool look)
 {
     float t = (float)time;
     if (!memo)
-        return sample_track(clip, track, up, t, key);
-    uint64_t serial = rune_clip_serial(clip);
+        return sample_track(src, up, t, key);
+    uint64_t serial = rune_clip_serial(src->clip);
     for (size_t i = 1; look && i <= RUNE_ROOT_MEMO_SAMPLES; i++) {
         const struct rune_root_memo_sample *e = &memo->sample[(memo->next_sample - i) % RUNE_ROOT_MEMO_SAMPLES];
-        if (e->serial == serial && e->track == track && e->time == t)
+        if (e->serial == serial && e->track == src->track && e->time == t)
             return (root_sample){e->t, e->yaw, e->key};
     }
-    root_sample r = sample_track(clip, track, up, t, key);
+    root_sample r = sample_track(src, up, t, key);
     struct rune_root_memo_sample *e = &memo->sample[memo->next_sample++ % RUNE_ROOT_MEMO_SAMPLES];
-    *e = (struct rune_root_memo_sample){.serial = serial, .yaw = r.yaw, .t = r.t, .track = track, .time = t, .key = r.key};
+    *e = (struct rune_root_memo_sample){
+        .serial = serial, .yaw = r.yaw, .t = r.t, .track = src->track, .time = t, .key = r.key};
     return r;
 }
 
@@ -129,13 +142,14 @@ static root_sample sample(const rune_clip *clip, int32_t track, rune_vec3 up, do
 
 static struct rune_root_memo_cycle measure_cycle(const rune_clip *clip, int32_t track, rune_vec3 up, double len)
 {
-    root_sample start = sample(clip, track, up, 0.0, 0, NULL, false);
-    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, start.t,
-                                     sample(clip, track, up, len, 0, NULL, false).t, 0.0};
+    root_source src = {clip, track, NULL, 0};
+    root_sample start = sample(&src, up, 0.0, 0, NULL, false);
+    struct rune_root_memo_cycle c = {rune_clip_serial(clip), track, start.t, sample(&src, up, len, 0, NULL, false).t,
+                                     0.0};
     double prev = start.yaw;
     uint32_t key = start.key;
     for (int i = 1; i <= CYCLE_YAW_STEPS; i++) {
-        root_sample s = sample(clip, track, up, len * i / CYCLE_YAW_STEPS, key, NULL, false);
+        root_sample s = sample(&src, up, len * i / CYCLE_YAW_STEPS, key, NULL, false);
         c.yaw += wrap_angle(s.yaw - prev);
         prev = s.yaw;
         key = s.key;
@@ -166,17 +180,18 @@ rune_root_travel rune_root_clip_travel(const rune_binding *b, int32_t root, rune
     return rune_root_clip_travel_memo(b, root, up, from, to, NULL);
 }
 
-rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to,
-                                            rune_root_memo *memo)
+/* rune_root_clip_travel_memo, its samples taken from `sampler` (the play
+ * of the binding's clip) where it can give them. */
+static rune_root_travel clip_travel(const rune_binding *b, const rune_sample_cache *sampler, int32_t root,
+                                    rune_vec3 up, double from, double to, rune_root_memo *memo)
 {
     rune_root_travel out = {{0.0f, 0.0f, 0.0f}, 0.0f};
-    const rune_clip *clip = rune_binding_clip(b);
-    int32_t track = rune_binding_track_of(b, root);
-    double len = rune_clip_length(clip);
-    if (track < 0 || !isfinite(from) || !isfinite(to) || from == to)
+    root_source src = {rune_binding_clip(b), rune_binding_track_of(b, root), sampler, (size_t)root};
+    double len = rune_clip_length(src.clip);
+    if (src.track < 0 || !isfinite(from) || !isfinite(to) || from == to)
         return out;
     double cycles = 0.0;
-    if (rune_clip_loops(clip) && len > 0.0) {
+    if (rune_clip_loops(src.clip) && len > 0.0) {
         double ca = floor(from / len), cb = floor(to / len);
         cycles = cb - ca;
         from -= ca * len;
@@ -186,11 +201,11 @@ rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root,
         to = fmin(fmax(to, 0.0), len);
     }
     memo = memo_for(memo, up);
-    root_sample a = sample(clip, track, up, from, 0, memo, true), b2 = sample(clip, track, up, to, a.key, memo, false);
+    root_sample a = sample(&src, up, from, 0, memo, true), b2 = sample(&src, up, to, a.key, memo, false);
     double yaw = wrap_angle(b2.yaw - a.yaw);
     double dx = (double)b2.t.x - a.t.x, dy = (double)b2.t.y - a.t.y, dz = (double)b2.t.z - a.t.z;
     if (cycles != 0.0) {
-        struct rune_root_memo_cycle c = cycle_of(clip, track, up, len, memo);
+        struct rune_root_memo_cycle c = cycle_of(src.clip, src.track, up, len, memo);
         dx += cycles * ((double)c.end.x - c.start.x);
         dy += cycles * ((double)c.end.y - c.start.y);
         dz += cycles * ((double)c.end.z - c.start.z);
@@ -201,6 +216,12 @@ rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root,
     return out;
 }
 
+rune_root_travel rune_root_clip_travel_memo(const rune_binding *b, int32_t root, rune_vec3 up, double from, double to,
+                                            rune_root_memo *memo)
+{
+    return clip_travel(b, NULL, root, up, from, to, memo);
+}
+
 void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec3 up, double from, double to,
                              float weight, rune_root_memo *memo, rune_root_travel *acc)
 {
@@ -209,9 +230,9 @@ void rune_root_motion_travel(const rune_motion_player *p, int32_t root, rune_vec
         float w = weight * rune_motion_player_leaf_share(p, i);
         if (!(w > 0.0f))
             continue;
-        const rune_binding *b = rune_motion_player_leaf_binding(p, i);
-        rune_root_travel t = rune_root_clip_travel_memo(b, root, up, rune_motion_player_leaf_clock(p, i, from),
-                                                        rune_motion_player_leaf_clock(p, i, to), memo);
+        rune_root_travel t = clip_travel(rune_motion_player_leaf_binding(p, i), rune_motion_player_leaf_sampler(p, i),
+                                         root, up, rune_motion_player_leaf_clock(p, i, from),
+                                         rune_motion_player_leaf_clock(p, i, to), memo);
         acc->t = rune_v3_add(acc->t, rune_v3_scale(t.t, w));
         acc->yaw += w * t.yaw;
     }

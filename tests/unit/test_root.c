@@ -236,6 +236,83 @@ static void test_root_yaw_every_quadrant(void **state)
     rune_rig_destroy(rig);
 }
 
+/* A play's travel takes the end of each frame's interval from its
+ * sampler's row where the frame's sample left it on one (sample_cache.c's
+ * row plan: a time-major clip, here three joints keyed together), else
+ * from the clip: either way the bits the clip's own root track gives.
+ * Variants: plain covers (lean rows), key weights (full rows), an eased
+ * root key (the row needs the exact sampler: the clip's path). The play
+ * runs forward at two speeds across loop boundaries, backward, and from a
+ * seek, sampled each frame before its travel is asked for. */
+static void test_root_play_travel_from_rows(void **state)
+{
+    (void)state;
+    const rune_joint_desc j[] = {{"Root", NULL, {{0, 0, 0}, {0, 0, 0, 1}}},
+                                 {"Spine", "Root", {{0, 1, 0}, {0, 0, 0, 1}}},
+                                 {"Head", "Spine", {{0, 1, 0}, {0, 0, 0, 1}}}};
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(j, 3, NULL, &rig, NULL), RUNE_OK);
+    enum { KEYS = 8 };
+    for (int variant = 0; variant < 3; variant++) {
+        rune_key_pose_desc k[KEYS][3];
+        rune_keyframe_desc kf[KEYS];
+        for (int i = 0; i < KEYS; i++) {
+            float a = 0.3f * (float)i;
+            k[i][0] = (rune_key_pose_desc){"", "Root", {0.4f * (float)i, 0.02f * (float)(i % 3), 0.1f * sinf(a)},
+                                           rune_q_axis_angle(rune_v3(0, 1, 0), 0.25f * (float)i), 1, 0,
+                                           RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            k[i][1] = (rune_key_pose_desc){"Root", "Spine", {0, 1, 0}, rune_q_axis_angle(rune_v3(1, 0, 0), 0.2f * sinf(a)),
+                                           1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            k[i][2] = (rune_key_pose_desc){"Spine", "Head", {0, 1, 0}, rune_q_axis_angle(rune_v3(0, 0, 1), 0.1f * cosf(a)),
+                                           1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            if (variant == 1)
+                k[i][1].weight = 0.5f + 0.05f * (float)i;
+            if (variant == 2 && i == 3)
+                k[i][0].easing = RUNE_EASE_CUBIC;
+            kf[i] = (rune_keyframe_desc){0.1f * (float)i, k[i], 3};
+        }
+        rune_sequence_desc d = {"walk", 0, true, 0, kf, KEYS, NULL, 0};
+        rune_clip *clip;
+        rune_binding *b;
+        assert_int_equal(rune_clip_compile(&d, NULL, &clip, NULL), RUNE_OK);
+        assert_int_equal(rune_binding_create(rig, clip, NULL, NULL, &b, NULL), RUNE_OK);
+        rune_motion_sample_desc leaf = {-1, 0, 0, {0, 0}, 1.0f};
+        rune_motion_node_desc node = {RUNE_MOTION_CLIP, 0, 0, 0, &leaf, 1};
+        rune_motion *m;
+        rune_motion_player *p;
+        const rune_binding *binds[1] = {b};
+        assert_int_equal(rune_motion_create(&node, 1, 0, 1, NULL, &m, NULL), RUNE_OK);
+        assert_int_equal(rune_motion_player_create_live(m, binds, NULL, &p, NULL), RUNE_OK);
+        rune_pose pose;
+        assert_int_equal(rune_pose_init_rig(&pose, rig, NULL, NULL), RUNE_OK);
+        rune_root_memo memo;
+        rune_root_memo_reset(&memo);
+        rune_vec3 y = rune_v3(0, 1, 0);
+        rune_motion_player_set_params(p, NULL);
+        for (int f = 0; f < 200; f++) {
+            if (f == 150)
+                rune_motion_player_set_progress(p, 0.3183);
+            double from = rune_motion_player_progress(p);
+            float speed = f < 60 ? 1.0f : f < 100 ? 2.7f : f < 150 ? -0.8f : 1.3f;
+            rune_motion_player_advance(p, 1.0f / 60.0f, speed, NULL, 0);
+            double to = rune_motion_player_progress(p);
+            rune_motion_player_sample(p, &pose);
+            rune_root_travel played = {{0, 0, 0}, 0};
+            rune_root_motion_travel(p, 0, y, from, to, 1.0f, &memo, &played);
+            rune_root_travel clipped = rune_root_clip_travel(b, 0, y, rune_motion_player_leaf_clock(p, 0, from),
+                                                             rune_motion_player_leaf_clock(p, 0, to));
+            assert_true(played.t.x == clipped.t.x && played.t.y == clipped.t.y && played.t.z == clipped.t.z);
+            assert_true(played.yaw == clipped.yaw);
+        }
+        rune_pose_release(&pose);
+        rune_motion_player_destroy(p);
+        rune_motion_destroy(m);
+        rune_binding_destroy(b);
+        rune_clip_destroy(clip);
+    }
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_root_rig_space),
         cmocka_unit_test(test_root_memo_same_bits),
         cmocka_unit_test(test_root_yaw_every_quadrant),
+        cmocka_unit_test(test_root_play_travel_from_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

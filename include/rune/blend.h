@@ -13,6 +13,7 @@
 #include "rune/clip.h"
 #include "rune/rig.h"
 #include "rune/play.h"
+#include "rune/mix.h"
 #include "rune/export.h"
 
 RUNE_BEGIN_DECLS
@@ -128,6 +129,12 @@ RUNE_API void rune_motion_player_advance(rune_motion_player *player, float dt, f
  * `out` (rune_mix_mean: per joint share = leaf weight x coverage;
  * coverage = min(1, sum)). */
 RUNE_API void rune_motion_player_sample(rune_motion_player *player, rune_pose *out);
+
+/** The leaves that weigh as contributions sampling their tracks at the
+ * current progress: what rune_motion_player_sample means (for a mixer that
+ * takes contributions, rune_mix_fade_layer). They live in the player and
+ * hold until its next call. Returns their count. */
+RUNE_API size_t rune_motion_player_contributions(rune_motion_player *player, const rune_contribution **out);
 
 /** Samples every active leaf at clip time 0 (its initial pose) and writes
  * their weighted mean: the reference of an additive layer. */

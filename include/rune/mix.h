@@ -80,6 +80,33 @@ RUNE_API void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_
 RUNE_API void rune_mix_layer_mean(rune_pose *out, const rune_contribution *contributions, size_t count,
                                   const float *mask, float layer_weight, rune_simd_level level);
 
+/** One side of a cross-fade (rune_mix_fade_layer): the weighted mean of
+ * `count` contributions, rune_mix_mean's, or -- `pose` set -- that pose as
+ * it is (a frozen source). */
+typedef struct rune_fade_side {
+    const rune_contribution *contributions;
+    size_t count;
+    const rune_pose *pose;
+} rune_fade_side;
+
+/** A cross-fading override layer a chunk of joints at a time: the mean of
+ * each side (on the stack), their mean at weights 1 - alpha and alpha into
+ * `last` (every joint of it: an interruption freezes it), and `last` laid
+ * over `out` (NULL: none) as rune_mix_layer(out, last, NULL, mask,
+ * layer_weight) lays it. The same bits as rune_mix_mean of each side into
+ * a pose, rune_mix_mean of the two poses into `last`, then the layer --
+ * without the two sides' poses in memory. For sides whose samples carry no
+ * scale (no contribution's clip has scale keys; a side pose unscaled) and
+ * a `last` without curves, which the caller checks (rune_fade_side_unscaled):
+ * other fades take the separate calls. */
+RUNE_API void rune_mix_fade_layer(rune_pose *out, rune_pose *last, rune_fade_side a, rune_fade_side b, float alpha,
+                                  const float *mask, float layer_weight, rune_simd_level level);
+
+/** Whether no sample of a fade side carries scale: a side pose unscaled,
+ * or no contribution's clip with scale keys (rune_clip_has_scale) and no
+ * contribution pose scaled. */
+RUNE_API bool rune_fade_side_unscaled(rune_fade_side side);
+
 /** What rune_mix_layer gives for an override layer composed onto a reset
  * pose (rune_pose_reset), computed in place: `pose` holds the layer's pose
  * on entry and the composed pose on return. A joint of weight

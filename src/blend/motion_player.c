@@ -348,6 +348,12 @@ void rune_motion_player_sample(rune_motion_player *p, rune_pose *out)
     rune_mix_mean(p->contrib, leaf_contributions(p, false), RUNE_SIMD_AUTO, out);
 }
 
+size_t rune_motion_player_contributions(rune_motion_player *p, const rune_contribution **out)
+{
+    *out = p->contrib;
+    return leaf_contributions(p, false);
+}
+
 void rune_motion_player_sample_reference(rune_motion_player *p, rune_pose *out)
 {
     rune_mix_mean(p->contrib, leaf_contributions(p, true), RUNE_SIMD_AUTO, out);

@@ -11,7 +11,8 @@ static void side(rune_graph_instance *inst, layer_run *l, int32_t slot, bool fro
 {
     if (frozen) {
         rune_pose_copy(pose, &l->pose[LP_FROZEN]);
-        rune_pose_copy(ref, &l->pose[LP_FROZEN_REF]);
+        if (additive) /* an override layer has no references */
+            rune_pose_copy(ref, &l->pose[LP_FROZEN_REF]);
         return;
     }
     rune_motion_player *p = inst->slots[slot].player;
@@ -26,23 +27,56 @@ static void mean2(const rune_pose *a, float wa, const rune_pose *b, float wb, ru
     rune_mix_mean(cs, 2, RUNE_SIMD_AUTO, out);
 }
 
-void rune__graph_layer_pose(rune_graph_instance *inst, size_t li)
+/* A fading override layer's two sides as the mixer takes them -- the
+ * source's play (or its frozen pose) and the destination's; whether they
+ * can be mixed without poses of their own (no curves, no scale). An
+ * additive layer's or a graph's with curves are not filled in. */
+static bool fade_sides(rune_graph_instance *inst, size_t li, rune_fade_side *a, rune_fade_side *b)
+{
+    const layer_run *l = &inst->layers[li];
+    if (inst->g->layers[li].blend != RUNE_LAYER_OVERRIDE || inst->g->curve_count != 0)
+        return false;
+    *a = (rune_fade_side){NULL, 0, l->frozen ? &l->pose[LP_FROZEN] : NULL};
+    if (!l->frozen)
+        a->count = rune_motion_player_contributions(inst->slots[l->src].player, &a->contributions);
+    *b = (rune_fade_side){NULL, 0, NULL};
+    b->count = rune_motion_player_contributions(inst->slots[l->cur].player, &b->contributions);
+    return rune_fade_side_unscaled(*a) && rune_fade_side_unscaled(*b);
+}
+
+/* Layer li's pose (and an additive layer's reference) into its LP_LAST
+ * poses, then, with `out`, laid over out. A fade the mixer can take
+ * whole runs a chunk of joints at a time without the sides' poses
+ * (rune_mix_fade_layer: the same bits). */
+static void layer_pose_onto(rune_graph_instance *inst, size_t li, rune_pose *out)
 {
     layer_run *l = &inst->layers[li];
-    bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
+    const graph_layer *gl = &inst->g->layers[li];
+    bool additive = gl->blend == RUNE_LAYER_ADDITIVE;
     rune_pose *last = &l->pose[LP_LAST], *last_ref = &l->pose[LP_LAST_REF];
     l->last_fresh = l->fading;
-    if (!l->fading) {
-        side(inst, l, l->cur, false, additive, last, last_ref);
+    rune_fade_side a, b;
+    /* a layer without the sides' poses has no fades that need them
+     * (graph_instance.c's fade_sides_posed) */
+    if (l->fading && (fade_sides(inst, li, &a, &b) || !l->pose[LP_A].block)) {
+        rune_mix_fade_layer(out, last, a, b, rune__graph_alpha(l), gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
         return;
     }
-    float a = rune__graph_alpha(l);
-    side(inst, l, l->src, l->frozen, additive, &l->pose[LP_A], &l->pose[LP_REF_A]);
-    side(inst, l, l->cur, false, additive, &l->pose[LP_B], &l->pose[LP_REF_B]);
-    mean2(&l->pose[LP_A], 1.0f - a, &l->pose[LP_B], a, last);
-    if (additive)
-        mean2(&l->pose[LP_REF_A], 1.0f - a, &l->pose[LP_REF_B], a, last_ref);
+    if (!l->fading) {
+        side(inst, l, l->cur, false, additive, last, last_ref);
+    } else {
+        float alpha = rune__graph_alpha(l);
+        side(inst, l, l->src, l->frozen, additive, &l->pose[LP_A], &l->pose[LP_REF_A]);
+        side(inst, l, l->cur, false, additive, &l->pose[LP_B], &l->pose[LP_REF_B]);
+        mean2(&l->pose[LP_A], 1.0f - alpha, &l->pose[LP_B], alpha, last);
+        if (additive)
+            mean2(&l->pose[LP_REF_A], 1.0f - alpha, &l->pose[LP_REF_B], alpha, last_ref);
+    }
+    if (out)
+        rune_mix_layer(out, last, additive ? last_ref : NULL, gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
 }
+
+void rune__graph_layer_pose(rune_graph_instance *inst, size_t li) { layer_pose_onto(inst, li, NULL); }
 
 /* A steady layer (an override layer that is not fading) is laid straight
  * from its play, without a layer pose: its pose is needed again only to
@@ -75,8 +109,6 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out)
             rune_motion_player_layer(inst->slots[l->cur].player, out, gl->mask, l->weight.weight);
             continue;
         }
-        rune__graph_layer_pose(inst, li);
-        const rune_pose *ref = gl->blend == RUNE_LAYER_ADDITIVE ? &l->pose[LP_LAST_REF] : NULL;
-        rune_mix_layer(out, &l->pose[LP_LAST], ref, gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
+        layer_pose_onto(inst, li, out);
     }
 }

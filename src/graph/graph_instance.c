@@ -65,7 +65,8 @@ const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst) { r
  * taken only by a transition into the state while it plays: one from
  * itself, or (through a travel route) from any state. A layer's poses
  * are read only while it fades, which takes a transition that lasts;
- * an additive layer also keeps its pose and reference between fades. */
+ * an additive layer also keeps its pose and reference between fades,
+ * and only an additive layer has references. */
 static bool reentered(const rune_graph *g, const graph_layer *gl, uint32_t state)
 {
     for (uint32_t k = 0; k < gl->transition_count; k++) {
@@ -76,13 +77,49 @@ static bool reentered(const rune_graph *g, const graph_layer *gl, uint32_t state
     return false;
 }
 
-static size_t layer_poses_used(const rune_graph *g, size_t li)
+static bool layer_fades(const rune_graph *g, size_t li)
 {
     const graph_layer *gl = &g->layers[li];
     for (uint32_t k = 0; k < gl->transition_count; k++)
         if (g->transitions[gl->first_transition + k].duration > 0.0f)
-            return LP_COUNT;
-    return gl->blend == RUNE_LAYER_ADDITIVE ? LP_LAST_REF + 1 : 0; /* LP_LAST, LP_LAST_REF */
+            return true;
+    return false;
+}
+
+/* Whether a fade of layer li mixes its sides through poses of their own:
+ * an additive layer's do, and so do those of a graph with curves or of a
+ * layer playing a clip with scale keys; the others' are mixed a chunk at
+ * a time on the stack (graph_evaluate.c's fade_sides). Asks the layer's
+ * players, made first. */
+static bool fade_sides_posed(const rune_graph_instance *inst, size_t li)
+{
+    const rune_graph *g = inst->g;
+    const graph_layer *gl = &g->layers[li];
+    if (gl->blend == RUNE_LAYER_ADDITIVE || g->curve_count != 0)
+        return true;
+    for (uint32_t s = 0; s < gl->state_count; s++) {
+        const rune_motion_player *p = inst->slots[2 * (gl->first_state + s)].player;
+        for (size_t i = 0; i < rune_motion_player_leaf_count(p); i++)
+            if (rune_clip_has_scale(rune_motion_player_leaf_compiled_clip(p, i)))
+                return true;
+    }
+    return false;
+}
+
+/* Whether layer li uses pose k: a fading layer its pose and the frozen
+ * pose, the two sides' where its fades mix them as poses, an additive
+ * layer each one's reference too; a layer that never fades an additive
+ * layer's pose and reference alone. */
+static bool layer_pose_used(const rune_graph_instance *inst, size_t li, size_t k)
+{
+    bool additive = inst->g->layers[li].blend == RUNE_LAYER_ADDITIVE;
+    if (!layer_fades(inst->g, li))
+        return additive && (k == LP_LAST || k == LP_LAST_REF);
+    if (k == LP_LAST || k == LP_FROZEN)
+        return true;
+    if (k == LP_A || k == LP_B)
+        return fade_sides_posed(inst, li);
+    return additive; /* the references */
 }
 
 /* The players of layer li's states: a second one where the state can be
@@ -127,8 +164,9 @@ rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *
     for (size_t li = 0; !st && li < g->layer_count; li++)
         st = make_players(inst, li, bindings, alloc, err);
     for (size_t li = 0; !st && li < g->layer_count; li++)
-        for (size_t k = 0; !st && k < layer_poses_used(g, li); k++)
-            st = rune_pose_init_curves(&inst->layers[li].pose[k], g->joint_count, g->curve_count, alloc, err);
+        for (size_t k = 0; !st && k < LP_COUNT; k++)
+            if (layer_pose_used(inst, li, k))
+                st = rune_pose_init_curves(&inst->layers[li].pose[k], g->joint_count, g->curve_count, alloc, err);
     if (st) {
         rune_graph_instance_destroy(inst);
         return st;
@@ -220,8 +258,8 @@ size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, r
 
 /* The poses evaluating layer li writes or reads (graph_evaluate.c): its
  * pose (and an additive layer's reference); during a fade the two sides
- * (and references), and the frozen pose a frozen source copies; none
- * for a steady layer. Stage 2 asks for their structs, stage 3 for their
+ * (and references) where the layer has poses for them (fade_sides_posed),
+ * and the frozen pose a frozen source reads; none for a steady layer. Stage 2 asks for their structs, stage 3 for their
  * lanes. */
 static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li, int stage)
 {
@@ -234,7 +272,7 @@ static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li, int
     which[n++] = LP_LAST;
     if (additive)
         which[n++] = LP_LAST_REF;
-    if (l->fading) {
+    if (l->fading && l->pose[LP_A].block) { /* else its fades mix the sides on the stack */
         which[n++] = LP_A, which[n++] = LP_B;
         if (additive)
             which[n++] = LP_REF_A, which[n++] = LP_REF_B;

@@ -71,7 +71,8 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
         if (!l->last_fresh)
             rune__graph_layer_pose(inst, li);
         rune_pose_copy(&l->pose[LP_FROZEN], &l->pose[LP_LAST]);
-        rune_pose_copy(&l->pose[LP_FROZEN_REF], &l->pose[LP_LAST_REF]);
+        if (g->layers[li].blend == RUNE_LAYER_ADDITIVE) /* an override layer has no references */
+            rune_pose_copy(&l->pose[LP_FROZEN_REF], &l->pose[LP_LAST_REF]);
         release(inst, l->src);
         release(inst, l->cur);
         l->src = -1;

@@ -108,6 +108,71 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
         rune__mix_curves_layer_mean(out, cs, count, lw);
 }
 
+bool rune_fade_side_unscaled(rune_fade_side side)
+{
+    if (side.pose)
+        return !side.pose->scaled;
+    for (size_t i = 0; i < side.count; i++) {
+        const rune_contribution *c = &side.contributions[i];
+        if (c->pose ? c->pose->scaled : c->track && rune_clip_has_scale(c->track->clip))
+            return false;
+    }
+    return true;
+}
+
+/* A fade side's chunk [first, first + n): its pose's lanes, or its
+ * contributions' mean on the stack (rune_mix_mean's, as the steady layer
+ * of rune_mix_layer_mean makes it). */
+static mix_view side_chunk(const mix_kernels *k, const rune_fade_side *side, size_t first, size_t n, size_t lanes,
+                           mix_lanes *sums, mix_lanes *means)
+{
+    if (side->pose)
+        return rune__pose_view(side->pose, first);
+    mix_view acc;
+    bool any = rune__mix_accumulate_chunk(k, side->contributions, NULL, side->count, first, n, lanes, sums, &acc);
+    mix_view mean = rune__lanes_view(means, any && acc.scaled); /* unscaled, as the caller checks */
+    if (any)
+        k->mean(&acc, &mean, lanes);
+    else
+        rune__mix_identity(&mean, 0, lanes);
+    return mean;
+}
+
+void rune_mix_fade_layer(rune_pose *out, rune_pose *last, rune_fade_side a, rune_fade_side b, float alpha,
+                         const float *mask, float layer_weight, rune_simd_level level)
+{
+    const mix_kernels *k = rune__mix_kernels(level);
+    float lw = isfinite(layer_weight) ? layer_weight : 0.0f;
+    float wa = isfinite(1.0f - alpha) ? 1.0f - alpha : 0.0f, wb = isfinite(alpha) ? alpha : 0.0f;
+    rune__pose_unscale(last, 0);
+    size_t laid = out ? mask_end(mask, out->count < last->count ? out->count : last->count) : 0;
+    for (size_t first = 0; first < last->count; first += RUNE_SAMPLE_CHUNK) {
+        size_t n = last->count - first < RUNE_SAMPLE_CHUNK ? last->count - first : RUNE_SAMPLE_CHUNK;
+        size_t lanes = kernel_lanes(n);
+        mix_lanes sums, mean_a, mean_b;
+        mix_view va = side_chunk(k, &a, first, n, lanes, &sums, &mean_a);
+        mix_view vb = side_chunk(k, &b, first, n, lanes, &sums, &mean_b);
+        /* rune_mix_mean of the two finished, unscaled sides: one pass over
+         * both (rune__mix_accumulate_chunk's pair) */
+        mix_view acc = {sums.x, sums.y, sums.z, sums.qx, sums.qy, sums.qz, sums.qw, sums.sx, sums.sy, sums.sz,
+                        sums.c, false};
+        k->accumulate2(&acc, &va, wa, &vb, wb, true, lanes);
+        mix_view l = rune__pose_view(last, first);
+        k->mean(&acc, &l, lanes);
+        if (first >= laid)
+            continue;
+        /* rune_mix_layer's chunk: the same lanes where the mask ends in it */
+        size_t m = laid - first < RUNE_SAMPLE_CHUNK ? laid - first : RUNE_SAMPLE_CHUNK;
+        size_t mlanes = kernel_lanes(m);
+        mix_view o = rune__pose_view(out, first);
+        float w[RUNE_SAMPLE_CHUNK];
+        k->layer_weights(lw, mask ? mask + first : NULL, l.c, m, mlanes, w);
+        overlay_straight(k, &l, w, &o, mlanes);
+    }
+    if (out && out->curve_count)
+        rune__mix_curves_layer(out, last, NULL, lw);
+}
+
 /* The overlay of overlay_straight onto coverage 0 takes the layer's
  * transform wherever w > 0 (f = w / w = 1), keeps the reset's identity
  * elsewhere, and leaves coverage w: that, lane by lane, over the whole

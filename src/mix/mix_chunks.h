@@ -62,6 +62,9 @@ void rune__mix_identity(const mix_view *v, size_t from, size_t to);
  * of them counts (priority_mixer.c). */
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                                 size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc);
+/* Sets a pose's scale lanes from `from` on back to 1 when it was scaled:
+ * a mean or composition about to run decides again. */
+void rune__pose_unscale(rune_pose *p, size_t from);
 /* The exact slerp for the lanes rune__mix_overlay flagged wide: their old
  * rotation toward src's by f. */
 void rune__mix_overlay_wide(const mix_view *src, const float *f, const mix_view *out, const float *wide, size_t n);

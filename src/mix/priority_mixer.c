@@ -133,9 +133,7 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
     return started;
 }
 
-/* Sets a pose's scale lanes from `from` on back to 1 when it was scaled:
- * the composition about to run decides again. */
-static void unscale(rune_pose *p, size_t from)
+void rune__pose_unscale(rune_pose *p, size_t from)
 {
     if (!p->scaled)
         return;
@@ -147,7 +145,7 @@ static void unscale(rune_pose *p, size_t from)
 void rune_mix_mean(const rune_contribution *cs, size_t count, rune_simd_level level, rune_pose *out)
 {
     const mix_kernels *k = rune__mix_kernels(level);
-    unscale(out, 0);
+    rune__pose_unscale(out, 0);
     for (size_t first = 0; first < out->count; first += RUNE_SAMPLE_CHUNK) {
         size_t n = out->count - first < RUNE_SAMPLE_CHUNK ? out->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
@@ -178,7 +176,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
     bool stale_scale = in_place && out->scaled, scaled = false;
     size_t covered = 0; /* lanes the chunks wrote */
     if (!in_place)
-        unscale(out, 0);
+        rune__pose_unscale(out, 0);
     /* a frame's one contribution, in place (a character playing one
      * graph): chunks whose lanes are all taken whole or not at all skip
      * the sums (rune__mix_sole) */
@@ -218,7 +216,7 @@ void rune_mix_compose(const rune_contribution *cs, size_t count, rune_simd_level
             rune__mix_identity(&o, 0, lanes);
     }
     if (stale_scale) /* the padding past the chunks' lanes */
-        unscale(out, covered);
+        rune__pose_unscale(out, covered);
     out->scaled = scaled;
     if (out->curve_count)
         rune__mix_curves_compose(cs, count, order, out);

@@ -315,10 +315,72 @@ static void test_interrupt_before_evaluate(void **state)
     free_world(&w);
 }
 
+/* A fade evaluated against its three means through poses -- each play
+ * sampled into a pose, their mean at 1 - alpha and alpha, that laid over
+ * a reset pose at the layer's weight -- which the layer mixes a chunk at
+ * a time without the sides' poses (rune_mix_fade_layer): the same bits in
+ * the result and in the layer's pose an interruption freezes, fading from
+ * a play and then from that frozen pose. */
+static void check_fade_against_poses(rune_graph_instance *inst, const rune_pose *out, float weight)
+{
+    const layer_run *l = &inst->layers[0];
+    rune_pose a, b, last, expect;
+    rune_pose *made[] = {&a, &b, &last, &expect};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(rune_pose_init(made[i], out->count, NULL, NULL), RUNE_OK);
+    float alpha = rune__graph_alpha(l);
+    if (l->frozen)
+        rune_pose_copy(&a, &l->pose[LP_FROZEN]);
+    else
+        rune_motion_player_sample(inst->slots[l->src].player, &a);
+    rune_motion_player_sample(inst->slots[l->cur].player, &b);
+    rune_contribution both[2] = {{&a, 1.0f - alpha, 0, NULL}, {&b, alpha, 0, NULL}};
+    rune_mix_mean(both, 2, RUNE_SIMD_AUTO, &last);
+    rune_mix_layer(&expect, &last, NULL, NULL, weight, RUNE_SIMD_AUTO);
+    assert_memory_equal(last.tx, l->pose[LP_LAST].tx, 7 * last.stride * sizeof(float)); /* tx .. qw */
+    assert_memory_equal(last.coverage, l->pose[LP_LAST].coverage, last.stride * sizeof(float));
+    assert_memory_equal(expect.tx, out->tx, 7 * out->stride * sizeof(float));
+    assert_memory_equal(expect.coverage, out->coverage, out->stride * sizeof(float));
+    for (int i = 0; i < 4; i++)
+        rune_pose_release(made[i]);
+}
+
+static void test_fade_matches_poses(void **state)
+{
+    (void)state;
+    world w;
+    rune_graph *g;
+    rune_graph_instance *inst;
+    trigger_graph(&w, 0.4f, 0.8f, &g, &inst);
+    rune_pose out;
+    assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
+    rune_graph_update(inst, 0.25f, NULL, 0);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.1f, NULL, 0); /* A -> B fires */
+    rune_graph_update(inst, 0.1f, NULL, 0); /* alpha 0.25 */
+    rune_graph_evaluate(inst, &out);
+    assert_false(inst->layers[0].frozen);
+    near(rune__graph_alpha(&inst->layers[0]), 0.25f, 1e-6f);
+    check_fade_against_poses(inst, &out, 0.8f);
+    rune_graph_trigger(inst, 0);
+    rune_graph_update(inst, 0.1f, NULL, 0); /* B -> A from the frozen pose */
+    rune_graph_update(inst, 0.15f, NULL, 0); /* alpha 0.375 */
+    rune_graph_evaluate(inst, &out);
+    assert_true(inst->layers[0].frozen && inst->layers[0].fading);
+    near(rune__graph_alpha(&inst->layers[0]), 0.375f, 1e-6f);
+    check_fade_against_poses(inst, &out, 0.8f);
+    near(out.coverage[1], 0.8f, 1e-6f);
+    rune_pose_release(&out);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
 /* An instance makes only what its graph can use: a state's second play
  * slot only where a transition can enter the state while it plays (here
  * A -> A), a layer's poses only where a lasting transition can fade it
- * (the second layer, B with no transitions, has none). The self
+ * (the second layer, B with no transitions, has none), and of a fading
+ * override layer of unscaled clips only its pose and the frozen pose. The self
  * cross-fade, worked by hand: A moves x 0 -> 1 in 1 s; at A's 0.6 a
  * trigger restarts A with a 0.4 s fade: that frame shows 0.6 (alpha 0);
  * 0.2 s on the source is at 0.8, the new play at 0.2, alpha 0.5: 0.5. */
@@ -343,7 +405,11 @@ static void test_self_transition_and_what_is_made(void **state)
     assert_non_null(inst->slots[1].player);
     assert_non_null(inst->slots[2].player); /* B, entered by no transition */
     assert_null(inst->slots[3].player);
-    assert_non_null(inst->layers[0].pose[LP_A].block);
+    /* the fading override layer: its pose and the frozen one; its sides
+     * (unscaled clips, no curves) are mixed on the stack, and only an
+     * additive layer has references */
+    for (int k = 0; k < LP_COUNT; k++)
+        assert_true((inst->layers[0].pose[k].block != NULL) == (k == LP_LAST || k == LP_FROZEN));
     for (int k = 0; k < LP_COUNT; k++)
         assert_null(inst->layers[1].pose[k].block);
     rune_pose out;
@@ -375,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_layer_view),
         cmocka_unit_test(test_interrupt_before_evaluate),
         cmocka_unit_test(test_self_transition_and_what_is_made),
+        cmocka_unit_test(test_fade_matches_poses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -711,6 +711,72 @@ static void test_layer_mean_matches_mean_then_layer(void **state)
     }
 }
 
+/* A graph's cross-fading override layer mixed a chunk at a time
+ * (rune_mix_fade_layer) against its three means through poses -- each
+ * side's, then the two sides' at 1 - alpha and alpha into the layer's pose
+ * -- and that pose laid over the base: the same bits in the layer's pose
+ * and the result, on every level, for a side of several leaves, of none
+ * (the identity), or a frozen pose as it is, masked, and with no base
+ * (the layer's pose alone, as an interruption asks for it). */
+static void test_fade_layer_matches_three_means(void **state)
+{
+    (void)state;
+    enum { JOINTS = 70 };
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nl = test_levels(levels);
+    float mask[JOINTS];
+    for (size_t j = 0; j < JOINTS; j++)
+        mask[j] = j % 4 == 0 ? 0.0f : (j % 4 == 1 ? 1.0f : 0.5f);
+    mask[JOINTS - 1] = mask[JOINTS - 2] = 0.0f; /* the mask ends before the last chunk does */
+    uint32_t seed = 41u;
+    rune_pose leaf[4], base = random_pose(JOINTS, 0, false, &seed), frozen = random_pose(JOINTS, 0, false, &seed);
+    for (int i = 0; i < 4; i++)
+        leaf[i] = random_pose(JOINTS, 0, false, &seed);
+    rune_contribution src[2] = {{&leaf[0], 0.6f, 0, NULL}, {&leaf[1], 0.4f, 0, NULL}};
+    rune_contribution dst[2] = {{&leaf[2], 0.75f, 0, NULL}, {&leaf[3], 0.25f, 0, NULL}};
+    rune_pose pa, pb, last_a, last_b, a, b;
+    rune_pose *made[] = {&pa, &pb, &last_a, &last_b, &a, &b};
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        assert_int_equal(rune_pose_init(made[i], JOINTS, NULL, NULL), RUNE_OK);
+    for (size_t l = 0; l < nl; l++)
+        for (int shape = 0; shape < 4; shape++) { /* frozen source, no source leaves, no base, two plays */
+            rune_fade_side sa = {src, 2, NULL}, sb = {dst, 2, NULL};
+            if (shape == 0)
+                sa = (rune_fade_side){NULL, 0, &frozen};
+            if (shape == 1)
+                sa.count = 0;
+            float alpha = 0.3f + 0.1f * (float)shape;
+            if (sa.pose)
+                rune_pose_copy(&pa, sa.pose);
+            else
+                rune_mix_mean(sa.contributions, sa.count, levels[l], &pa);
+            rune_mix_mean(sb.contributions, sb.count, levels[l], &pb);
+            rune_contribution both[2] = {{&pa, 1.0f - alpha, 0, NULL}, {&pb, alpha, 0, NULL}};
+            rune_mix_mean(both, 2, levels[l], &last_a);
+            rune_pose_copy(&a, &base);
+            rune_pose_copy(&b, &base);
+            rune_mix_layer(&a, &last_a, NULL, mask, 0.8f, levels[l]);
+            assert_true(rune_fade_side_unscaled(sa) && rune_fade_side_unscaled(sb));
+            rune_mix_fade_layer(shape == 2 ? NULL : &b, &last_b, sa, sb, alpha, mask, 0.8f, levels[l]);
+            assert_same_pose(&last_a, &last_b);
+            assert_same_pose(shape == 2 ? &base : &a, &b);
+        }
+    /* and the fade moved the base where the mask lets it: joint 1 */
+    assert_true(fabsf(a.tx[1] - base.tx[1]) > 1e-3f || fabsf(a.qw[1] - base.qw[1]) > 1e-3f);
+    /* a scaled side is the caller's to mix through poses */
+    rune_pose scaled = random_pose(JOINTS, 0, true, &seed);
+    rune_contribution with_scale = {&scaled, 1.0f, 0, NULL};
+    assert_false(rune_fade_side_unscaled((rune_fade_side){&with_scale, 1, NULL}));
+    assert_false(rune_fade_side_unscaled((rune_fade_side){NULL, 0, &scaled}));
+    rune_pose_release(&scaled);
+    for (int i = 0; i < 4; i++)
+        rune_pose_release(&leaf[i]);
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        rune_pose_release(made[i]);
+    rune_pose_release(&base);
+    rune_pose_release(&frozen);
+}
+
 /* Composition in place (the output is the lowest rank's pose, as a
  * character's sole graph is) against composition from a copy: each
  * chunk is read before it is written, so the same bits, scaled or not,
@@ -839,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_scale_mixing),
         cmocka_unit_test(test_layer_onto_reset_matches_mix),
         cmocka_unit_test(test_layer_mean_matches_mean_then_layer),
+        cmocka_unit_test(test_fade_layer_matches_three_means),
         cmocka_unit_test(test_compose_in_place_matches_copy),
         cmocka_unit_test(test_sole_in_place_matches_copy),
     };

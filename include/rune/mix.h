@@ -82,7 +82,8 @@ RUNE_API void rune_mix_layer_mean(rune_pose *out, const rune_contribution *contr
 
 /** One side of a cross-fade (rune_mix_fade_layer): the weighted mean of
  * `count` contributions, rune_mix_mean's, or -- `pose` set -- that pose as
- * it is (a frozen source). */
+ * it is (a frozen source; one with fewer joints than the layer covers
+ * nothing past them). */
 typedef struct rune_fade_side {
     const rune_contribution *contributions;
     size_t count;
@@ -98,7 +99,8 @@ typedef struct rune_fade_side {
  * without the two sides' poses in memory. For sides whose samples carry no
  * scale (no contribution's clip has scale keys; a side pose unscaled) and
  * a `last` without curves, which the caller checks (rune_fade_side_unscaled):
- * other fades take the separate calls. */
+ * other fades take the separate calls (here a side's scale would be
+ * dropped and `last`'s curves left as they were). */
 RUNE_API void rune_mix_fade_layer(rune_pose *out, rune_pose *last, rune_fade_side a, rune_fade_side b, float alpha,
                                   const float *mask, float layer_weight, rune_simd_level level);
 

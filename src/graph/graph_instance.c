@@ -259,8 +259,8 @@ size_t rune_graph_layer_plays(const rune_graph_instance *inst, uint32_t layer, r
 /* The poses evaluating layer li writes or reads (graph_evaluate.c): its
  * pose (and an additive layer's reference); during a fade the two sides
  * (and references) where the layer has poses for them (fade_sides_posed),
- * and the frozen pose a frozen source reads; none for a steady layer. Stage 2 asks for their structs, stage 3 for their
- * lanes. */
+ * and the frozen pose a frozen source reads; none for a steady layer.
+ * Stage 2 asks for their structs, stage 3 for their lanes. */
 static void prefetch_layer_poses(const rune_graph_instance *inst, size_t li, int stage)
 {
     if (rune__graph_layer_steady(inst, li))

@@ -5,6 +5,8 @@
 #include "mix_chunks.h"
 #include "curve_mixer.h"
 
+#include <string.h>
+
 /* The exact additive rotation for lanes of weight above 0 the kernel
  * flagged wide:
  * r = normalize(r * slerp(identity, normalize(r_ref^-1 r_layer), w)). */
@@ -120,14 +122,26 @@ bool rune_fade_side_unscaled(rune_fade_side side)
     return true;
 }
 
-/* A fade side's chunk [first, first + n): its pose's lanes, or its
+/* A fade side's chunk [first, first + n): its pose's lanes (a pose with
+ * fewer joints: what it has, the rest the identity at coverage 0), or its
  * contributions' mean on the stack (rune_mix_mean's, as the steady layer
  * of rune_mix_layer_mean makes it). */
 static mix_view side_chunk(const mix_kernels *k, const rune_fade_side *side, size_t first, size_t n, size_t lanes,
                            mix_lanes *sums, mix_lanes *means)
 {
-    if (side->pose)
-        return rune__pose_view(side->pose, first);
+    const rune_pose *p = side->pose;
+    if (p && p->count >= first + n && p->stride >= first + lanes)
+        return rune__pose_view(p, first);
+    if (p) {
+        mix_view v = rune__lanes_view(means, false);
+        size_t got = p->count > first ? (p->count - first < n ? p->count - first : n) : 0;
+        const float *from[8] = {p->tx, p->ty, p->tz, p->qx, p->qy, p->qz, p->qw, p->coverage};
+        float *to[8] = {v.x, v.y, v.z, v.qx, v.qy, v.qz, v.qw, v.c};
+        for (int c = 0; c < 8; c++)
+            memcpy(to[c], from[c] + first, got * sizeof(float));
+        rune__mix_identity(&v, got, lanes);
+        return v;
+    }
     mix_view acc;
     bool any = rune__mix_accumulate_chunk(k, side->contributions, NULL, side->count, first, n, lanes, sums, &acc);
     mix_view mean = rune__lanes_view(means, any && acc.scaled); /* unscaled, as the caller checks */

@@ -717,7 +717,8 @@ static void test_layer_mean_matches_mean_then_layer(void **state)
  * -- and that pose laid over the base: the same bits in the layer's pose
  * and the result, on every level, for a side of several leaves, of none
  * (the identity), or a frozen pose as it is, masked, and with no base
- * (the layer's pose alone, as an interruption asks for it). */
+ * (the layer's pose alone, as an interruption asks for it); a frozen side
+ * with fewer joints reads as the identity at coverage 0 past them. */
 static void test_fade_layer_matches_three_means(void **state)
 {
     (void)state;
@@ -763,6 +764,19 @@ static void test_fade_layer_matches_three_means(void **state)
         }
     /* and the fade moved the base where the mask lets it: joint 1 */
     assert_true(fabsf(a.tx[1] - base.tx[1]) > 1e-3f || fabsf(a.qw[1] - base.qw[1]) > 1e-3f);
+    /* a frozen side with fewer joints covers nothing past them: as a
+     * whole pose holding the identity at coverage 0 there */
+    rune_pose short_side = random_pose(40, 0, false, &seed), padded;
+    assert_int_equal(rune_pose_init(&padded, JOINTS, NULL, NULL), RUNE_OK);
+    for (size_t j = 0; j < 40; j++)
+        rune_pose_set(&padded, j, rune_pose_t(&short_side, j), rune_pose_r(&short_side, j), short_side.coverage[j]);
+    rune_fade_side dst_side = {dst, 2, NULL};
+    rune_mix_fade_layer(NULL, &last_a, (rune_fade_side){NULL, 0, &padded}, dst_side, 0.4f, mask, 0.8f, RUNE_SIMD_AUTO);
+    rune_mix_fade_layer(NULL, &last_b, (rune_fade_side){NULL, 0, &short_side}, dst_side, 0.4f, mask, 0.8f,
+                        RUNE_SIMD_AUTO);
+    assert_same_pose(&last_a, &last_b);
+    rune_pose_release(&short_side);
+    rune_pose_release(&padded);
     /* a scaled side is the caller's to mix through poses */
     rune_pose scaled = random_pose(JOINTS, 0, true, &seed);
     rune_contribution with_scale = {&scaled, 1.0f, 0, NULL};

@@ -261,10 +261,12 @@ static void test_root_play_travel_from_rows(void **state)
             k[i][0] = (rune_key_pose_desc){"", "Root", {0.4f * (float)i, 0.02f * (float)(i % 3), 0.1f * sinf(a)},
                                            rune_q_axis_angle(rune_v3(0, 1, 0), 0.25f * (float)i), 1, 0,
                                            RUNE_EASE_LINEAR, RUNE_EASE_IN};
-            k[i][1] = (rune_key_pose_desc){"Root", "Spine", {0, 1, 0}, rune_q_axis_angle(rune_v3(1, 0, 0), 0.2f * sinf(a)),
-                                           1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
-            k[i][2] = (rune_key_pose_desc){"Spine", "Head", {0, 1, 0}, rune_q_axis_angle(rune_v3(0, 0, 1), 0.1f * cosf(a)),
-                                           1, 0, RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            k[i][1] = (rune_key_pose_desc){"Root", "Spine", {0, 1, 0},
+                                           rune_q_axis_angle(rune_v3(1, 0, 0), 0.2f * sinf(a)), 1, 0,
+                                           RUNE_EASE_LINEAR, RUNE_EASE_IN};
+            k[i][2] = (rune_key_pose_desc){"Spine", "Head", {0, 1, 0},
+                                           rune_q_axis_angle(rune_v3(0, 0, 1), 0.1f * cosf(a)), 1, 0,
+                                           RUNE_EASE_LINEAR, RUNE_EASE_IN};
             if (variant == 1)
                 k[i][1].weight = 0.5f + 0.05f * (float)i;
             if (variant == 2 && i == 3)

@@ -235,6 +235,29 @@ static void trigger_graph(world *w, float fade, float weight, rune_graph **g, ru
     assert_int_equal(rune_graph_instance_create(*g, binds, NULL, inst, NULL), RUNE_OK);
 }
 
+/* trigger_graph's world, graph and instance, and a pose of its rig to
+ * evaluate into. */
+typedef struct trigger_case {
+    world w;
+    rune_graph *g;
+    rune_graph_instance *inst;
+    rune_pose out;
+} trigger_case;
+
+static void trigger_case_open(trigger_case *c, float fade, float weight)
+{
+    trigger_graph(&c->w, fade, weight, &c->g, &c->inst);
+    assert_int_equal(rune_pose_init(&c->out, 2, NULL, NULL), RUNE_OK);
+}
+
+static void trigger_case_close(trigger_case *c)
+{
+    rune_pose_release(&c->out);
+    rune_graph_instance_destroy(c->inst);
+    rune_graph_destroy(c->g);
+    free_world(&c->w);
+}
+
 /* What tools read of a layer (rune_graph_layer_view_of): the state, the
  * state faded from and how far, and a fade that starts from the frozen
  * pose of an interrupted transition. Worked by hand: a 0.3 s transition
@@ -287,32 +310,25 @@ static void test_layer_view(void **state)
 static void test_interrupt_before_evaluate(void **state)
 {
     (void)state;
-    world w;
-    rune_graph *g;
-    rune_graph_instance *inst;
-    trigger_graph(&w, 0.4f, 1.0f, &g, &inst);
-    rune_pose out;
-    assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
-    rune_graph_update(inst, 0.25f, NULL, 0);
-    rune_graph_evaluate(inst, &out); /* A steady: laid straight, no layer pose kept */
-    near(out.tx[1], 0.25f, 1e-6f);
-    rune_graph_trigger(inst, 0);
-    rune_graph_update(inst, 0.25f, NULL, 0); /* A -> B at A's 0.5 */
-    rune_graph_trigger(inst, 0);
-    rune_graph_update(inst, 0.2f, NULL, 0); /* B -> A interrupts at alpha 0.5 */
-    rune_graph_layer_view v = rune_graph_layer_view_of(inst, 0);
+    trigger_case c;
+    trigger_case_open(&c, 0.4f, 1.0f);
+    rune_graph_update(c.inst, 0.25f, NULL, 0);
+    rune_graph_evaluate(c.inst, &c.out); /* A steady: laid straight, no layer pose kept */
+    near(c.out.tx[1], 0.25f, 1e-6f);
+    rune_graph_trigger(c.inst, 0);
+    rune_graph_update(c.inst, 0.25f, NULL, 0); /* A -> B at A's 0.5 */
+    rune_graph_trigger(c.inst, 0);
+    rune_graph_update(c.inst, 0.2f, NULL, 0); /* B -> A interrupts at alpha 0.5 */
+    rune_graph_layer_view v = rune_graph_layer_view_of(c.inst, 0);
     assert_true(v.interrupted && v.state == 0);
-    rune_graph_evaluate(inst, &out);
-    near(out.tx[1], 0.55f, 1e-6f);
-    near(out.coverage[1], 1.0f, 0.0f);
+    rune_graph_evaluate(c.inst, &c.out);
+    near(c.out.tx[1], 0.55f, 1e-6f);
+    near(c.out.coverage[1], 1.0f, 0.0f);
     /* 0.2 s on, halfway from the frozen 0.55 to the new A at 0.2 */
-    rune_graph_update(inst, 0.2f, NULL, 0);
-    rune_graph_evaluate(inst, &out);
-    near(out.tx[1], 0.5f * 0.55f + 0.5f * 0.2f, 1e-6f);
-    rune_pose_release(&out);
-    rune_graph_instance_destroy(inst);
-    rune_graph_destroy(g);
-    free_world(&w);
+    rune_graph_update(c.inst, 0.2f, NULL, 0);
+    rune_graph_evaluate(c.inst, &c.out);
+    near(c.out.tx[1], 0.5f * 0.55f + 0.5f * 0.2f, 1e-6f);
+    trigger_case_close(&c);
 }
 
 /* A fade evaluated against its three means through poses -- each play
@@ -348,32 +364,25 @@ static void check_fade_against_poses(rune_graph_instance *inst, const rune_pose 
 static void test_fade_matches_poses(void **state)
 {
     (void)state;
-    world w;
-    rune_graph *g;
-    rune_graph_instance *inst;
-    trigger_graph(&w, 0.4f, 0.8f, &g, &inst);
-    rune_pose out;
-    assert_int_equal(rune_pose_init(&out, 2, NULL, NULL), RUNE_OK);
-    rune_graph_update(inst, 0.25f, NULL, 0);
-    rune_graph_trigger(inst, 0);
-    rune_graph_update(inst, 0.1f, NULL, 0); /* A -> B fires */
-    rune_graph_update(inst, 0.1f, NULL, 0); /* alpha 0.25 */
-    rune_graph_evaluate(inst, &out);
-    assert_false(inst->layers[0].frozen);
-    near(rune__graph_alpha(&inst->layers[0]), 0.25f, 1e-6f);
-    check_fade_against_poses(inst, &out, 0.8f);
-    rune_graph_trigger(inst, 0);
-    rune_graph_update(inst, 0.1f, NULL, 0); /* B -> A from the frozen pose */
-    rune_graph_update(inst, 0.15f, NULL, 0); /* alpha 0.375 */
-    rune_graph_evaluate(inst, &out);
-    assert_true(inst->layers[0].frozen && inst->layers[0].fading);
-    near(rune__graph_alpha(&inst->layers[0]), 0.375f, 1e-6f);
-    check_fade_against_poses(inst, &out, 0.8f);
-    near(out.coverage[1], 0.8f, 1e-6f);
-    rune_pose_release(&out);
-    rune_graph_instance_destroy(inst);
-    rune_graph_destroy(g);
-    free_world(&w);
+    trigger_case c;
+    trigger_case_open(&c, 0.4f, 0.8f);
+    rune_graph_update(c.inst, 0.25f, NULL, 0);
+    rune_graph_trigger(c.inst, 0);
+    rune_graph_update(c.inst, 0.1f, NULL, 0); /* A -> B fires */
+    rune_graph_update(c.inst, 0.1f, NULL, 0); /* alpha 0.25 */
+    rune_graph_evaluate(c.inst, &c.out);
+    assert_false(c.inst->layers[0].frozen);
+    near(rune__graph_alpha(&c.inst->layers[0]), 0.25f, 1e-6f);
+    check_fade_against_poses(c.inst, &c.out, 0.8f);
+    rune_graph_trigger(c.inst, 0);
+    rune_graph_update(c.inst, 0.1f, NULL, 0); /* B -> A from the frozen pose */
+    rune_graph_update(c.inst, 0.15f, NULL, 0); /* alpha 0.375 */
+    rune_graph_evaluate(c.inst, &c.out);
+    assert_true(c.inst->layers[0].frozen && c.inst->layers[0].fading);
+    near(rune__graph_alpha(&c.inst->layers[0]), 0.375f, 1e-6f);
+    check_fade_against_poses(c.inst, &c.out, 0.8f);
+    near(c.out.coverage[1], 0.8f, 1e-6f);
+    trigger_case_close(&c);
 }
 
 /* An instance makes only what its graph can use: a state's second play

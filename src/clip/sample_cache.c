@@ -658,8 +658,10 @@ bool rune__sample_cache_lane_transform(const rune_sample_cache *c, size_t lane, 
         return false;
     row_fields rf = row_of(c, lane / RUNE_SAMPLE_CHUNK * RUNE_SAMPLE_CHUNK);
     size_t i = lane % RUNE_SAMPLE_CHUNK;
-    const float *span = rf.span ? rf.span : (const float[2]){rf.f[F_TIME * rf.stride + i], rf.f[F_END * rf.stride + i]};
-    sample_lane s = rune__sample_lane_at(rf.f, rf.stride, i, rune__segment_u(t, span[0], span[1]));
+    /* the kernels' lane, u as they take it (a lean row's once for the row) */
+    bool lean = rf.span != NULL;
+    float row_u = lean ? rune__segment_u(t, rf.span[0], rf.span[1]) : 0.0f;
+    sample_lane s = rune__sample_row_lane(rf.f, rf.stride, i, t, lean, row_u);
     *key = c->row; /* a time-major clip's row is every track's key */
     *translation = rune_v3(s.x, s.y, s.z);
     *rotation = s.r;

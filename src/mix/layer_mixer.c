@@ -5,8 +5,6 @@
 #include "mix_chunks.h"
 #include "curve_mixer.h"
 
-#include <string.h>
-
 /* The exact additive rotation for lanes of weight above 0 the kernel
  * flagged wide:
  * r = normalize(r * slerp(identity, normalize(r_ref^-1 r_layer), w)). */
@@ -123,30 +121,22 @@ bool rune_fade_side_unscaled(rune_fade_side side)
 }
 
 /* A fade side's chunk [first, first + n): its pose's lanes (a pose with
- * fewer joints: what it has, the rest the identity at coverage 0), or its
- * contributions' mean on the stack (rune_mix_mean's, as the steady layer
- * of rune_mix_layer_mean makes it). */
+ * fewer joints: what it has, copied into `scratch`, the rest the identity
+ * at coverage 0), or its contributions' mean on the stack (rune_mix_mean's,
+ * as the steady layer of rune_mix_layer_mean makes it). */
 static mix_view side_chunk(const mix_kernels *k, const rune_fade_side *side, size_t first, size_t n, size_t lanes,
-                           mix_lanes *sums, mix_lanes *means)
+                           mix_lanes *sums, mix_lanes *means, rune_sample_chunk *scratch)
 {
-    const rune_pose *p = side->pose;
-    if (p && p->count >= first + n && p->stride >= first + lanes)
-        return rune__pose_view(p, first);
-    if (p) {
-        mix_view v = rune__lanes_view(means, false);
-        size_t got = p->count > first ? (p->count - first < n ? p->count - first : n) : 0;
-        const float *from[8] = {p->tx, p->ty, p->tz, p->qx, p->qy, p->qz, p->qw, p->coverage};
-        float *to[8] = {v.x, v.y, v.z, v.qx, v.qy, v.qz, v.qw, v.c};
-        for (int c = 0; c < 8; c++)
-            memcpy(to[c], from[c] + first, got * sizeof(float));
-        rune__mix_identity(&v, got, lanes);
+    mix_view v;
+    if (side->pose) {
+        rune_contribution c = {side->pose, 1.0f, 0, NULL};
+        rune__mix_contribution_view(&c, first, n, lanes, scratch, &v);
         return v;
     }
-    mix_view acc;
-    bool any = rune__mix_accumulate_chunk(k, side->contributions, NULL, side->count, first, n, lanes, sums, &acc);
-    mix_view mean = rune__lanes_view(means, any && acc.scaled); /* unscaled, as the caller checks */
+    bool any = rune__mix_accumulate_chunk(k, side->contributions, NULL, side->count, first, n, lanes, sums, &v);
+    mix_view mean = rune__lanes_view(means, any && v.scaled); /* unscaled, as the caller checks */
     if (any)
-        k->mean(&acc, &mean, lanes);
+        k->mean(&v, &mean, lanes);
     else
         rune__mix_identity(&mean, 0, lanes);
     return mean;
@@ -164,12 +154,12 @@ void rune_mix_fade_layer(rune_pose *out, rune_pose *last, rune_fade_side a, rune
         size_t n = last->count - first < RUNE_SAMPLE_CHUNK ? last->count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_lanes sums, mean_a, mean_b;
-        mix_view va = side_chunk(k, &a, first, n, lanes, &sums, &mean_a);
-        mix_view vb = side_chunk(k, &b, first, n, lanes, &sums, &mean_b);
+        rune_sample_chunk scratch_a, scratch_b; /* a side pose with fewer joints */
+        mix_view va = side_chunk(k, &a, first, n, lanes, &sums, &mean_a, &scratch_a);
+        mix_view vb = side_chunk(k, &b, first, n, lanes, &sums, &mean_b, &scratch_b);
         /* rune_mix_mean of the two finished, unscaled sides: one pass over
          * both (rune__mix_accumulate_chunk's pair) */
-        mix_view acc = {sums.x, sums.y, sums.z, sums.qx, sums.qy, sums.qz, sums.qw, sums.sx, sums.sy, sums.sz,
-                        sums.c, false};
+        mix_view acc = rune__mix_sums_view(&sums);
         k->accumulate2(&acc, &va, wa, &vb, wb, true, lanes);
         mix_view l = rune__pose_view(last, first);
         k->mean(&acc, &l, lanes);

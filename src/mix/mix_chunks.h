@@ -62,6 +62,18 @@ void rune__mix_identity(const mix_view *v, size_t from, size_t to);
  * of them counts (priority_mixer.c). */
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                                 size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc);
+/* An accumulator's view of stack lanes: its scale channels are live once
+ * a scaled contribution arrived (the accumulation sets acc->scaled). */
+static inline mix_view rune__mix_sums_view(mix_lanes *l)
+{
+    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
+}
+/* A contribution's joints [first, first + n) as a view with `lanes`
+ * lanes: a finished pose in place, or a track sampled -- or a pose with
+ * fewer joints copied -- into `scratch`; lanes past what it covers get
+ * the identity at coverage 0 (priority_mixer.c). */
+void rune__mix_contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
+                                 rune_sample_chunk *scratch, mix_view *v);
 /* Sets a pose's scale lanes from `from` on back to 1 when it was scaled:
  * a mean or composition about to run decides again. */
 void rune__pose_unscale(rune_pose *p, size_t from);

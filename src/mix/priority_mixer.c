@@ -26,14 +26,12 @@ void rune_mix_overlay_joint(rune_pose *pose, size_t j, rune_vec3 t, rune_quat r,
     pose->coverage[j] += c * (1.0f - pose->coverage[j]);
 }
 
-/* A contribution's joints [first, first + n) as a view with `lanes` lanes:
- * a finished pose in place, or a track sampled into `scratch`. Lanes past
- * what the contribution covers get coverage 0. The view is written into
- * `v`, not returned: a returned copy of a view just passed by address
- * reads it back in 16-byte pieces across its 8-byte stores, which the
- * core cannot forward (a stall a contribution and chunk). */
-static void contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
-                              rune_sample_chunk *scratch, mix_view *v)
+/* The view is written into `v`, not returned: a returned copy of a view
+ * just passed by address reads it back in 16-byte pieces across its
+ * 8-byte stores, which the core cannot forward (a stall a contribution
+ * and chunk). */
+void rune__mix_contribution_view(const rune_contribution *c, size_t first, size_t n, size_t lanes,
+                                 rune_sample_chunk *scratch, mix_view *v)
 {
     if (c->pose && c->pose->count >= first + n && c->pose->stride >= first + lanes) {
         *v = rune__pose_view(c->pose, first);
@@ -86,19 +84,12 @@ static bool track_fields(const mix_kernels *k, const rune_track *tr, size_t firs
     return rune__sample_cache_fields(tr->cache, rune_track_sample_time(tr), first, rf);
 }
 
-/* An accumulator's view of stack lanes: its scale channels are live once
- * a scaled contribution arrived (the accumulation sets acc->scaled). */
-static mix_view sums_view(mix_lanes *l)
-{
-    return (mix_view){l->x, l->y, l->z, l->qx, l->qy, l->qz, l->qw, l->sx, l->sy, l->sz, l->c, false};
-}
-
 bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *cs, const size_t *idx, size_t count,
                              size_t first, size_t n, size_t lanes, mix_lanes *sums, mix_view *acc)
 {
     rune_sample_chunk scratch;
     bool started = false;
-    *acc = sums_view(sums); /* unscaled until a scaled contribution arrives */
+    *acc = rune__mix_sums_view(sums); /* unscaled until a scaled contribution arrives */
     for (size_t i = 0; i < count; i++) {
         const rune_contribution *c = &cs[idx ? idx[i] : i];
         if (!c->pose && !c->track)
@@ -125,7 +116,7 @@ bool rune__mix_accumulate_chunk(const mix_kernels *k, const rune_contribution *c
             continue;
         }
         mix_view v;
-        contribution_view(c, first, n, lanes, &scratch, &v);
+        rune__mix_contribution_view(c, first, n, lanes, &scratch, &v);
         k->accumulate(acc, &v, isfinite(c->weight) ? c->weight : 0.0f, !started, lanes);
         acc->scaled = (started && acc->scaled) || v.scaled;
         started = true;

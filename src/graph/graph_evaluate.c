@@ -27,27 +27,21 @@ static void mean2(const rune_pose *a, float wa, const rune_pose *b, float wb, ru
     rune_mix_mean(cs, 2, RUNE_SIMD_AUTO, out);
 }
 
-/* A fading override layer's two sides as the mixer takes them -- the
- * source's play (or its frozen pose) and the destination's; whether they
- * can be mixed without poses of their own (no curves, no scale). An
- * additive layer's or a graph's with curves are not filled in. */
-static bool fade_sides(rune_graph_instance *inst, size_t li, rune_fade_side *a, rune_fade_side *b)
+/* A fading layer's two sides as the mixer takes them: the source's play
+ * (or its frozen pose) and the destination's. */
+static void fade_sides(rune_graph_instance *inst, const layer_run *l, rune_fade_side *a, rune_fade_side *b)
 {
-    const layer_run *l = &inst->layers[li];
-    if (inst->g->layers[li].blend != RUNE_LAYER_OVERRIDE || inst->g->curve_count != 0)
-        return false;
     *a = (rune_fade_side){NULL, 0, l->frozen ? &l->pose[LP_FROZEN] : NULL};
     if (!l->frozen)
         a->count = rune_motion_player_contributions(inst->slots[l->src].player, &a->contributions);
     *b = (rune_fade_side){NULL, 0, NULL};
     b->count = rune_motion_player_contributions(inst->slots[l->cur].player, &b->contributions);
-    return rune_fade_side_unscaled(*a) && rune_fade_side_unscaled(*b);
 }
 
 /* Layer li's pose (and an additive layer's reference) into its LP_LAST
- * poses, then, with `out`, laid over out. A fade the mixer can take
- * whole runs a chunk of joints at a time without the sides' poses
- * (rune_mix_fade_layer: the same bits). */
+ * poses, then, with `out`, laid over out. A fade of a layer without the
+ * sides' poses runs a chunk of joints at a time on the stack
+ * (rune_mix_fade_layer: the same bits as through the poses). */
 static void layer_pose_onto(rune_graph_instance *inst, size_t li, rune_pose *out)
 {
     layer_run *l = &inst->layers[li];
@@ -55,10 +49,13 @@ static void layer_pose_onto(rune_graph_instance *inst, size_t li, rune_pose *out
     bool additive = gl->blend == RUNE_LAYER_ADDITIVE;
     rune_pose *last = &l->pose[LP_LAST], *last_ref = &l->pose[LP_LAST_REF];
     l->last_fresh = l->fading;
-    rune_fade_side a, b;
-    /* a layer without the sides' poses has no fades that need them
-     * (graph_instance.c's fade_sides_posed) */
-    if (l->fading && (fade_sides(inst, li, &a, &b) || !l->pose[LP_A].block)) {
+    /* a layer made without the sides' poses mixes them on the stack: an
+     * override layer of unscaled clips in a graph without curves
+     * (graph_instance.c's fade_sides_posed), whose frozen pose is then a
+     * stack fade's, unscaled too */
+    if (l->fading && !l->pose[LP_A].block) {
+        rune_fade_side a, b;
+        fade_sides(inst, l, &a, &b);
         rune_mix_fade_layer(out, last, a, b, rune__graph_alpha(l), gl->mask, l->weight.weight, RUNE_SIMD_AUTO);
         return;
     }

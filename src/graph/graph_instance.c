@@ -88,9 +88,10 @@ static bool layer_fades(const rune_graph *g, size_t li)
 
 /* Whether a fade of layer li mixes its sides through poses of their own:
  * an additive layer's do, and so do those of a graph with curves or of a
- * layer playing a clip with scale keys; the others' are mixed a chunk at
- * a time on the stack (graph_evaluate.c's fade_sides). Asks the layer's
- * players, made first. */
+ * layer playing a clip with scale keys (rune_mix_fade_layer takes
+ * neither); the others' are mixed a chunk at a time on the stack, which
+ * evaluation does wherever these poses were not made (graph_evaluate.c).
+ * Asks the layer's players, made first. */
 static bool fade_sides_posed(const rune_graph_instance *inst, size_t li)
 {
     const rune_graph *g = inst->g;

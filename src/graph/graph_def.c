@@ -110,6 +110,20 @@ static void free_names(const rune_allocator *a, char **names, size_t n)
     rune__free(a, names, n, sizeof *names);
 }
 
+/* The distinct sync groups of the states, so that each frame's sync visits
+ * its groups without scanning the states for them. */
+static void list_sync_groups(rune_graph *g)
+{
+    for (size_t si = 0; si < g->state_count; si++) {
+        int32_t group = g->states[si].sync_group;
+        bool listed = group < 0;
+        for (size_t k = 0; !listed && k < g->sync_group_count; k++)
+            listed = g->sync_groups[k] == group;
+        if (!listed)
+            g->sync_groups[g->sync_group_count++] = group;
+    }
+}
+
 rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, const rune_allocator *alloc,
                               rune_graph **out, rune_error *err)
 {
@@ -138,7 +152,9 @@ rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, con
     g->transitions = rune__calloc(alloc, g->transition_count, sizeof *g->transitions);
     g->conditions = rune__calloc(alloc, g->condition_count, sizeof *g->conditions);
     g->masks = rune__calloc(alloc, g->layer_count * (g->joint_count ? g->joint_count : 1), sizeof *g->masks);
-    if (!g->params || !g->layers || !g->states || !g->transitions || !g->conditions || !g->masks) {
+    g->sync_groups = rune__calloc(alloc, g->state_count, sizeof *g->sync_groups);
+    if (!g->params || !g->layers || !g->states || !g->transitions || !g->conditions || !g->masks ||
+        !g->sync_groups) {
         rune_graph_destroy(g);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a graph");
     }
@@ -182,6 +198,7 @@ rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, con
                 g->conditions[c++] = td->conditions[k];
         }
     }
+    list_sync_groups(g);
     *out = g;
     return RUNE_OK;
 }
@@ -197,6 +214,7 @@ void rune_graph_destroy(rune_graph *g)
     rune__free(&a, g->transitions, g->transition_count, sizeof *g->transitions);
     rune__free(&a, g->conditions, g->condition_count, sizeof *g->conditions);
     rune__free(&a, g->masks, g->layer_count * (g->joint_count ? g->joint_count : 1), sizeof *g->masks);
+    rune__free(&a, g->sync_groups, g->state_count, sizeof *g->sync_groups);
     free_names(&a, g->param_names, g->param_count);
     free_names(&a, g->layer_names, g->layer_count);
     free_names(&a, g->state_names, g->state_count);

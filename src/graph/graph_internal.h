@@ -35,6 +35,10 @@ struct rune_graph {
     graph_transition *transitions;
     rune_condition_desc *conditions;
     float *masks; /* layer_count x joint_count */
+    /* the sync groups the states name, each once, in the order of their
+     * first state (room for state_count) */
+    int32_t *sync_groups;
+    size_t sync_group_count;
     /* names for lookups (NULL entries: none given) */
     char **param_names;
     char **layer_names;

@@ -111,16 +111,8 @@ static void follow(play_slot *leader, play_slot *f)
 void rune__graph_sync(rune_graph_instance *inst)
 {
     const rune_graph *g = inst->g;
-    /* groups are small integers; handle each group present, once */
-    for (size_t gi = 0; gi < g->state_count; gi++) {
-        int32_t group = g->states[gi].sync_group;
-        if (group < 0)
-            continue;
-        bool first = true;
-        for (size_t k = 0; k < gi; k++)
-            first &= g->states[k].sync_group != group;
-        if (!first)
-            continue;
+    for (size_t gi = 0; gi < g->sync_group_count; gi++) {
+        int32_t group = g->sync_groups[gi];
         play_slot *members[64];
         float weights[64];
         size_t n = 0;

@@ -218,6 +218,49 @@ static void test_graph_frames_allocate_nothing(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
+/* Sync groups are handled each on its own: layers 0 and 2 share group 7
+ * (layer 0 leads at weight 1 against 0.5), layer 1 is alone in group 3
+ * and a state of layer 0 is in none. Worked by hand for one 0.1 s update
+ * of 1 s clips: A advances 0.1 cycle at speed 1; C would reach 0.2 at
+ * speed 2 but adopts A's phase (both clips tick at 0.5, so the event map
+ * gives the same phase); B keeps its own 0.3 at speed 3. The graph lists
+ * its groups once, in the order of their first state. */
+static void test_sync_groups_each_their_own(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_state_desc s0[2] = {{w.motion[0], 1, 7, "A"}, {w.motion[1], 1, -1, "Idle"}};
+    rune_state_desc s1[1] = {{w.motion[1], 3, 3, "B"}};
+    rune_state_desc s2[1] = {{w.motion[0], 2, 7, "C"}};
+    rune_layer_desc layers[3] = {{RUNE_LAYER_OVERRIDE, 1, s0, 2, 0, NULL, 0, NULL, 0, NULL},
+                                 {RUNE_LAYER_OVERRIDE, 1, s1, 1, 0, NULL, 0, NULL, 0, NULL},
+                                 {RUNE_LAYER_OVERRIDE, 0.5f, s2, 1, 0, NULL, 0, NULL, 0, NULL}};
+    rune_param_desc params[1] = {{RUNE_PARAM_FLOAT, 0}}; /* the world's motions take one */
+    rune_graph_desc d = {params, 1, layers, 3, NULL};
+    rune_graph *g;
+    rune_graph_instance *inst;
+    assert_int_equal(rune_graph_create(&d, w.rig, NULL, &g, NULL), RUNE_OK);
+    assert_int_equal(g->sync_group_count, 2);
+    assert_int_equal(g->sync_groups[0], 7);
+    assert_int_equal(g->sync_groups[1], 3);
+    const rune_binding *binds[2] = {w.bind[0], w.bind[1]};
+    assert_int_equal(rune_graph_instance_create(g, binds, NULL, &inst, NULL), RUNE_OK);
+    rune_signal_queue q;
+    assert_int_equal(rune_signal_queue_init(&q, 16, NULL, NULL), RUNE_OK);
+    rune_graph_update(inst, 0.1f, &q, 1);
+    static const double expect[3] = {0.1, 0.3, 0.1};
+    for (uint32_t li = 0; li < 3; li++) {
+        rune_graph_play_view v[2];
+        assert_int_equal(rune_graph_layer_plays(inst, li, v), 1);
+        near(v[0].to, expect[li], 1e-6f);
+    }
+    rune_signal_queue_release(&q);
+    rune_graph_instance_destroy(inst);
+    rune_graph_destroy(g);
+    free_world(&w);
+}
+
 /* One override layer (weight `weight`) of states A and B, the world's
  * two clips, with a `fade` s interruptible transition each way on one
  * trigger (parameter 0). */
@@ -445,6 +488,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mask_resolution),
         cmocka_unit_test(test_sync_map_time),
+        cmocka_unit_test(test_sync_groups_each_their_own),
         cmocka_unit_test(test_graph_validation),
         cmocka_unit_test(test_graph_frames_allocate_nothing),
         cmocka_unit_test(test_layer_view),

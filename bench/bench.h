@@ -178,6 +178,11 @@ int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_s
  * characters with plan->workers workers, plan->frames frames each timed
  * on its own (bench_crowds.c). */
 int bench_graph_crowd_row(const bench_plan *plan, const bench_scene *s, size_t count);
+
+/** `rune bench --core-probe` (bench_core_probe.c): a dependent load's
+ * cycles from L1 and from L2 over 40 windows, to tell a core of its own
+ * from one a host shares; returns the exit status. */
+int bench_core_probe(void);
 /** An allocator that counts its allocations (thread-safe), for crowds. */
 extern const rune_allocator bench_counting;
 /** Times a crowd's batch frames (after one warm-up frame) into row's

@@ -50,6 +50,8 @@ expect 2 "bench --graph-crowd 0" -- "$rune" bench --graph-crowd 0
 expect 2 "bench --graph-crowd junk" -- "$rune" bench --graph-crowd 10k
 expect 2 "bench --graph-crowd with --only" -- "$rune" bench --only ik --graph-crowd 20
 grep -q "does not go with --only" "$work/err" || fail "bench --graph-crowd with --only: $(cat "$work/err")"
+expect 2 "bench --core-probe with another option" -- "$rune" bench --core-probe --quick
+grep -q 'runs alone; not with "--quick"' "$work/err" || fail "bench --core-probe --quick: $(cat "$work/err")"
 # the graph crowd's row alone: one JSON row, 0 allocations in its frames
 expect 0 "bench --graph-crowd 20" -- "$rune" bench --graph-crowd 20 --workers 1 --json
 grep -q '"id": "graph_crowd_20_w1".*"allocations": 0' "$work/out" || fail "bench --graph-crowd 20: no row: $(cat "$work/out")"

@@ -28,7 +28,8 @@ static inline float lane_share(float weight, float c)
  * through the stack at AVX-512 (and the sole check's, in a scalar loop
  * with a branch a lane) -- each a call's longest chain, and hot in the
  * graph crowd's profile. */
-static inline size_t count_between(const float *v, float scale, float above, float below, size_t n)
+static inline __attribute__((always_inline)) size_t count_lanes(const float *v, float scale, float above,
+                                                                float below, size_t n)
 {
     unsigned count = 0;
     for (size_t i = 0; i < n; i++) {
@@ -36,6 +37,15 @@ static inline size_t count_between(const float *v, float scale, float above, flo
         count += s > above ? (s < below ? 1u : 0u) : 0u;
     }
     return count;
+}
+
+/* A whole chunk (most calls) counts with a constant trip: unrolled, with
+ * no remainder loop or trip checks around the vector loop. */
+static inline size_t count_between(const float *v, float scale, float above, float below, size_t n)
+{
+    if (n == RUNE_SAMPLE_CHUNK)
+        return count_lanes(v, scale, above, below, RUNE_SAMPLE_CHUNK);
+    return count_lanes(v, scale, above, below, n);
 }
 
 /* The scale sums of accumulate: from the sums of shares when no scaled

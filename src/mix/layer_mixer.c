@@ -49,6 +49,16 @@ static void overlay_straight(const mix_kernels *k, const mix_view *l, const floa
         rune__mix_overlay_wide(l, f, o, wide, lanes);
 }
 
+/* overlay_straight of a layer's chunk l by layer weight x mask x its
+ * coverage (the mask from the chunk's first joint; NULL: 1). */
+static void overlay_masked(const mix_kernels *k, const mix_view *l, const float *mask, float lw, size_t n,
+                           size_t lanes, const mix_view *o)
+{
+    float w[RUNE_SAMPLE_CHUNK];
+    k->layer_weights(lw, mask, l->c, n, lanes, w);
+    overlay_straight(k, l, w, o, lanes);
+}
+
 void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref, const float *mask,
                     float layer_weight, rune_simd_level level)
 {
@@ -62,18 +72,17 @@ void rune_mix_layer(rune_pose *out, const rune_pose *layer, const rune_pose *ref
         size_t n = count - first < RUNE_SAMPLE_CHUNK ? count - first : RUNE_SAMPLE_CHUNK;
         size_t lanes = kernel_lanes(n);
         mix_view o = rune__pose_view(out, first), l = rune__pose_view(layer, first);
+        if (!ref) {
+            overlay_masked(k, &l, mask ? mask + first : NULL, lw, n, lanes, &o);
+            continue;
+        }
         /* the layer's coverage becomes each joint's weight in the layer;
          * padding lanes weigh nothing */
-        float w[RUNE_SAMPLE_CHUNK];
+        float w[RUNE_SAMPLE_CHUNK], wide[RUNE_SAMPLE_CHUNK];
         k->layer_weights(lw, mask ? mask + first : NULL, l.c, n, lanes, w);
-        if (ref) {
-            float wide[RUNE_SAMPLE_CHUNK];
-            mix_view r = rune__pose_view(ref, first);
-            if (k->add(&o, &l, &r, w, wide, lanes))
-                add_wide(&l, &r, &o, w, wide, lanes);
-        } else {
-            overlay_straight(k, &l, w, &o, lanes);
-        }
+        mix_view r = rune__pose_view(ref, first);
+        if (k->add(&o, &l, &r, w, wide, lanes))
+            add_wide(&l, &r, &o, w, wide, lanes);
     }
     out->scaled |= layer->scaled || (ref && ref->scaled);
     if (out->curve_count)
@@ -99,9 +108,7 @@ void rune_mix_layer_mean(rune_pose *out, const rune_contribution *cs, size_t cou
             k->mean(&acc, &mean, lanes);
         else
             rune__mix_identity(&mean, 0, lanes);
-        float w[RUNE_SAMPLE_CHUNK];
-        k->layer_weights(lw, mask ? mask + first : NULL, mean.c, n, lanes, w);
-        overlay_straight(k, &mean, w, &o, lanes);
+        overlay_masked(k, &mean, mask ? mask + first : NULL, lw, n, lanes, &o);
         out->scaled |= mean.scaled;
     }
     if (out->curve_count)
@@ -169,9 +176,7 @@ void rune_mix_fade_layer(rune_pose *out, rune_pose *last, rune_fade_side a, rune
         size_t m = laid - first < RUNE_SAMPLE_CHUNK ? laid - first : RUNE_SAMPLE_CHUNK;
         size_t mlanes = kernel_lanes(m);
         mix_view o = rune__pose_view(out, first);
-        float w[RUNE_SAMPLE_CHUNK];
-        k->layer_weights(lw, mask ? mask + first : NULL, l.c, m, mlanes, w);
-        overlay_straight(k, &l, w, &o, mlanes);
+        overlay_masked(k, &l, mask ? mask + first : NULL, lw, m, mlanes, &o);
     }
     if (out && out->curve_count)
         rune__mix_curves_layer(out, last, NULL, lw);

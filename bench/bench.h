@@ -111,6 +111,11 @@ typedef enum bench_level { BENCH_L1, BENCH_L2, BENCH_MEM } bench_level;
  * `level`, in ns: the larger of the two times (they overlap at best). */
 double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_level level);
 
+/** `rune bench --core-probe` (bench_core_probe.c): a dependent load's
+ * cycles from L1 and from L2 over 40 windows, to tell a core of its own
+ * from one a host shares; returns the exit status. */
+int bench_core_probe(void);
+
 /* ---- Report ------------------------------------------------------------- */
 
 /** A figure of an anchor (ozz-animation, ACL) for a row, in the row's
@@ -178,11 +183,6 @@ int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_s
  * characters with plan->workers workers, plan->frames frames each timed
  * on its own (bench_crowds.c). */
 int bench_graph_crowd_row(const bench_plan *plan, const bench_scene *s, size_t count);
-
-/** `rune bench --core-probe` (bench_core_probe.c): a dependent load's
- * cycles from L1 and from L2 over 40 windows, to tell a core of its own
- * from one a host shares; returns the exit status. */
-int bench_core_probe(void);
 /** An allocator that counts its allocations (thread-safe), for crowds. */
 extern const rune_allocator bench_counting;
 /** Times a crowd's batch frames (after one warm-up frame) into row's

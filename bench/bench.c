@@ -24,14 +24,14 @@ static const char usage[] =
     "  --json        one JSON document on stdout instead of the table\n"
     "  --simd LEVEL  kernels to measure: auto scalar sse2 avx2 avx2fma avx512 (default auto)\n"
     "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
-    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression\n"
+    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression loads\n"
     "  --graph-crowd COUNT  only the graph crowd's row: COUNT characters (1 to 100000) and\n"
     "                --workers workers, 40 single frames timed (median and fastest); not with --only\n"
     "  --core-probe  only whether this core's caches are its own: a dependent load's cycles from\n"
     "                L1 and L2 over 40 windows (a shared host's figures are not the machine's)\n";
 
 /* The sections in the order they run; --only picks one. */
-static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression"};
+static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression", "loads"};
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
 static int section_named(const char *name)
@@ -136,6 +136,7 @@ int rune_bench_main(int argc, char **argv)
     rc |= run[4] ? bench_growth_rows(&plan) : 0;
     rc |= run[5] ? bench_asset_rows(&plan) : 0;
     rc |= run[6] ? bench_compression_rows(&plan, &s) : 0;
+    rc |= run[7] ? bench_load_rows(&plan) : 0;
     bench_scene_free(&s);
     bench_report_end(&report);
     if (rc)

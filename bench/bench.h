@@ -195,6 +195,9 @@ void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, si
  * reference doing the same) in ns per joint. */
 int bench_mix_measure(const bench_plan *p, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
                       rune_simd_level level, bench_row *row);
+/** How loads grow with size (bench_loads.c): a rig, float curves, a
+ * binding and a retarget mapping of 1,000, 10,000 and 100,000 joints. */
+int bench_load_rows(const bench_plan *p);
 /** Loading CMU 01_01 from a .rune against its JSON (bench_assets.c). */
 int bench_asset_rows(const bench_plan *p);
 /** Compressed clips: bytes against the exact clips and the anchors, and

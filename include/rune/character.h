@@ -229,7 +229,8 @@ RUNE_API rune_root_delta rune_character_root_delta(const rune_character *ch);
  * streaming stores with desc.stream_matrices). NULL when out of memory. */
 RUNE_API const rune_mat4 *rune_character_model_matrices(rune_character *ch);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j], one per joint.
- * Returns false (out unchanged) when the matrices cannot be computed. */
+ * Returns false (out unchanged) when the matrices cannot be computed or a
+ * pointer is NULL. */
 RUNE_API bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out);
 
 typedef enum rune_source_kind {
@@ -280,7 +281,10 @@ RUNE_API size_t rune_batch_workers(const rune_batch *batch);
  * claimed by the workers and the calling thread; returns when all are
  * done. Signals stay queued in each character. Returns how many updates
  * failed (out of memory growing scratch: warm-up only); those characters
- * keep their last pose. */
+ * keep their last pose. A NULL entry fails; a character listed twice is
+ * updated once (the repeat fails). One character must not be in two
+ * batches running at the same time, nor updated by another thread while
+ * its batch runs. `characters` may be NULL when count is 0. */
 RUNE_API size_t rune_batch_run(rune_batch *batch, rune_character *const *characters, size_t count, float dt);
 
 RUNE_END_DECLS

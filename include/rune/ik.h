@@ -112,7 +112,9 @@ RUNE_API void rune_ik_chain_rotations(const rune_vec3 *before, const rune_vec3 *
  * spring of `smooth_time` (omega = 2 / smooth_time, as Unity's
  * SmoothDamp): the exact solution for a goal held over dt, so the path
  * does not depend on how time is cut into frames. smooth_time <= 0 (or
- * not finite) jumps to the goal with velocity 0. */
+ * not finite) jumps to the goal with velocity 0. Values saturate at
+ * +-RUNE_MAX_MAGNITUDE and velocities at +-FLT_MAX, so a goal that jumps
+ * far in a tiny step stays finite (a velocity, not a NaN, carries it). */
 RUNE_API void rune_ik_spring(float *value, float *velocity, const float *goal, size_t n, float smooth_time, float dt);
 
 RUNE_END_DECLS

@@ -48,6 +48,14 @@ static inline rune_vec3 rune_v3_lerp(rune_vec3 a, rune_vec3 b, float u)
 /** x is finite and at most RUNE_MAX_MAGNITUDE in magnitude. */
 static inline bool rune_in_range(float x) { return isfinite(x) && fabsf(x) <= RUNE_MAX_MAGNITUDE; }
 
+/** x saturated to [-RUNE_MAX_MAGNITUDE, RUNE_MAX_MAGNITUDE] (NaN becomes
+ * +RUNE_MAX_MAGNITUDE): the rule for values rune derives that could
+ * outgrow that range, such as a chain of scaled joints. */
+static inline float rune_clamp_magnitude(float x)
+{
+    return x < RUNE_MAX_MAGNITUDE ? (x > -RUNE_MAX_MAGNITUDE ? x : -RUNE_MAX_MAGNITUDE) : RUNE_MAX_MAGNITUDE;
+}
+
 /** x clamped to [0, 1]; NaN becomes 0. */
 static inline float rune_clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 

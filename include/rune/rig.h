@@ -53,6 +53,12 @@ RUNE_API const char *rune_rig_parent_part(const rune_rig *rig, size_t joint);
 RUNE_API const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, size_t size);
 /** Index of the joint named "parent/part" or "part" (unique part name); -1. */
 RUNE_API int32_t rune_rig_find(const rune_rig *rig, const char *name);
+/** rune_rig_find with the reason when it finds nothing: RUNE_E_NOT_FOUND,
+ * `no joint "X" in the rig` with the closest name suggested, or
+ * RUNE_E_INVALID when a part name is shared, `"Arm" is ambiguous in the
+ * rig: it matches A/Arm and B/Arm (name it as parent/part)`. *joint is -1
+ * then. `name` may be NULL (not found). */
+RUNE_API rune_status rune_rig_find_joint(const rune_rig *rig, const char *name, int32_t *joint, rune_error *err);
 
 /** All parent indexes, joint order (rune_rig_joint_count entries; valid
  * until the rig changes). */

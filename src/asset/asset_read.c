@@ -11,6 +11,7 @@
 #include "../base/file_read.h"
 #include "../base/alloc.h"
 #include "../base/arena.h"
+#include "../base/require.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -360,6 +361,7 @@ static rune_status read_packed(reader *r, const section *s, size_t index)
 rune_status rune_asset_load_memory(const void *data, size_t size, const char *name, const rune_allocator *alloc,
                                    rune_asset **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     name = name ? name : "<memory>";
     alloc = rune__alloc_or_default(alloc);
@@ -415,6 +417,8 @@ rune_status rune_asset_load_memory(const void *data, size_t size, const char *na
 
 rune_status rune_asset_load_file(const char *path, const rune_allocator *alloc, rune_asset **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, path, "path");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     size_t size = 0;
     unsigned char *data = rune__read_file(path, RUNE_ASSET_MAX_BYTES, &size);
@@ -461,6 +465,8 @@ rune_clip *rune_asset_release_clip(rune_asset *a, size_t i)
 
 rune_status rune_asset_library(rune_asset *a, const rune_allocator *alloc, rune_library **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "asset");
+    RUNE_REQUIRE(err, out, "out");
     rune_library *lib = NULL;
     rune_status st = rune_library_create(a->joints, a->joint_count, alloc, &lib, err);
     for (size_t i = 0; !st && i < a->clip_count; i++)

@@ -5,6 +5,7 @@
 #include "asset_format.h"
 #include "asset_curves.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <string.h>
 
@@ -205,6 +206,9 @@ static size_t layout(encoder *e, const rune_asset_desc *d, size_t sections)
 rune_status rune_asset_encode(const rune_asset_desc *d, const rune_allocator *alloc, void **data, size_t *size,
                               rune_error *err)
 {
+    RUNE_REQUIRE(err, d, "desc");
+    RUNE_REQUIRE(err, data, "data");
+    RUNE_REQUIRE(err, size, "size");
     *data = NULL;
     *size = 0;
     rune_status st = check_desc(d, err);
@@ -245,6 +249,8 @@ void rune_asset_free_encoded(const rune_allocator *alloc, void *data, size_t siz
 
 rune_status rune_asset_write(const rune_asset_desc *d, FILE *f, rune_error *err)
 {
+    RUNE_REQUIRE(err, d, "desc");
+    RUNE_REQUIRE(err, f, "f");
     void *data;
     size_t size;
     rune_status st = rune_asset_encode(d, NULL, &data, &size, err);

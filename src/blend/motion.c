@@ -1,6 +1,7 @@
 /* Motion trees: validation and compilation of nested blend spaces. */
 #include "motion_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <string.h>
 
@@ -67,6 +68,8 @@ static rune_status validate(const rune_motion_node_desc *nodes, size_t n, size_t
 rune_status rune_motion_create(const rune_motion_node_desc *nodes, size_t n, size_t params, size_t clips,
                                const rune_allocator *alloc, rune_motion **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
+    RUNE_REQUIRE_ARRAY(err, nodes, "nodes", n, "node_count");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_status st = validate(nodes, n, params, clips, err);

@@ -6,6 +6,7 @@
 #include "rune/mix.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -152,12 +153,16 @@ static rune_status create(const rune_motion *m, const rune_binding *const *bindi
 rune_status rune_motion_player_create(const rune_motion *m, const rune_binding *const *bindings,
                                       const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, m, "motion");
+    RUNE_REQUIRE(err, out, "out");
     return create(m, bindings, true, alloc, out, err);
 }
 
 rune_status rune_motion_player_create_live(const rune_motion *m, const rune_binding *const *bindings,
                                            const rune_allocator *alloc, rune_motion_player **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, m, "motion");
+    RUNE_REQUIRE(err, out, "out");
     return create(m, bindings, false, alloc, out, err);
 }
 

@@ -4,16 +4,18 @@
 #include "character_internal.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stddef.h>
 
 rune_status rune_character_create(const rune_character_desc *desc, const rune_allocator *alloc,
                                   rune_character **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, desc, "desc");
+    RUNE_REQUIRE(err, desc->lib, "desc->lib");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
-    if (!desc || !desc->lib)
-        return rune_fail(err, RUNE_E_INVALID, "character: no library");
     const rune_rig *rig = rune_library_rig(desc->lib);
     if (desc->root_joint != RUNE_NO_ROOT &&
         (desc->root_joint < 0 || (size_t)desc->root_joint >= rune_rig_joint_count(rig)))
@@ -22,7 +24,9 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
     if (!ch)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a character");
     ch->alloc = *alloc;
+    atomic_init(&ch->batch_run, 0);
     ch->lib = desc->lib;
+    rune__library_hold(ch->lib, true);
     ch->rig = rig;
     ch->root = desc->root_joint;
     if (ch->root != RUNE_NO_ROOT) { /* the rig never changes: the root's frame is worked out once */
@@ -71,21 +75,36 @@ void rune_character_destroy(rune_character *ch)
     rune__free(a, ch->extra, ch->extra_cap, sizeof *ch->extra);
     rune__free(a, ch->matrix_block, matrix_block_bytes(ch), 1);
     rune_animator_destroy(ch->anim);
+    rune__library_hold(ch->lib, false);
     rune_allocator al = ch->alloc;
     rune__free(&al, ch, 1, sizeof *ch);
 }
 
-const rune_library *rune_character_library(const rune_character *ch) { return ch->lib; }
+const rune_library *rune_character_library(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return ch->lib;
+}
 void rune_character_deliver(rune_character *ch, rune_signal_fn fn, void *user)
 {
+    RUNE_ASSUME(ch);
     rune_animator_deliver(ch->anim, fn, user);
 }
 
-const rune_pose *rune_character_pose(const rune_character *ch) { return rune_animator_pose(ch->anim); }
-rune_root_delta rune_character_root_delta(const rune_character *ch) { return ch->root_delta; }
+const rune_pose *rune_character_pose(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return rune_animator_pose(ch->anim);
+}
+rune_root_delta rune_character_root_delta(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return ch->root_delta;
+}
 
 const rune_mat4 *rune_character_model_matrices(rune_character *ch)
 {
+    RUNE_ASSUME(ch);
     if (!ch->matrices) {
         if (!(ch->matrix_block = rune__calloc(&ch->alloc, matrix_block_bytes(ch), 1)))
             return NULL;
@@ -103,6 +122,8 @@ const rune_mat4 *rune_character_model_matrices(rune_character *ch)
 
 bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out)
 {
+    if (!ch || !inverse_bind || !out)
+        return false;
     const rune_mat4 *model = rune_character_model_matrices(ch);
     if (!model)
         return false;
@@ -110,7 +131,11 @@ bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inver
     return true;
 }
 
-size_t rune_character_dropped_signals(const rune_character *ch) { return rune_animator_dropped_signals(ch->anim); }
+size_t rune_character_dropped_signals(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return rune_animator_dropped_signals(ch->anim);
+}
 
 void rune__character_prefetch(const rune_character *ch, int stage)
 {
@@ -157,14 +182,24 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     }
 }
 
-size_t rune_character_curve_count(const rune_character *ch) { return rune_animator_pose(ch->anim)->curve_count; }
-const float *rune_character_curves(const rune_character *ch) { return rune_animator_pose(ch->anim)->curve; }
+size_t rune_character_curve_count(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return rune_animator_pose(ch->anim)->curve_count;
+}
+const float *rune_character_curves(const rune_character *ch)
+{
+    RUNE_ASSUME(ch);
+    return rune_animator_pose(ch->anim)->curve;
+}
 const float *rune_character_curve_coverage(const rune_character *ch)
 {
+    RUNE_ASSUME(ch);
     return rune_animator_pose(ch->anim)->curve_cov;
 }
 float rune_character_curve(const rune_character *ch, uint32_t curve)
 {
+    RUNE_ASSUME(ch);
     const rune_pose *p = rune_animator_pose(ch->anim);
     return curve < p->curve_count ? p->curve[curve] : 0.0f;
 }

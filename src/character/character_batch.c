@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "character_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -35,7 +36,11 @@ struct rune_batch {
     rune_character *const *chars;
     size_t count;
     float dt;
+    uint64_t run; /* this run's id, unique among all batches' runs */
 };
+
+/* Run ids: a character remembers the last run that claimed it. */
+static _Atomic uint64_t last_run;
 
 /* Characters claimed at a time: enough to make the atomic add rare, few
  * enough that the last blocks even out the cores. */
@@ -57,10 +62,18 @@ static void run_blocks(struct rune_batch *b)
             for (int s = 0; s < CHARACTER_PREFETCH_STAGES; s++) {
                 size_t ahead = i + (size_t)(CHARACTER_PREFETCH_STAGES - s);
                 ahead = ahead < hi ? ahead : next + (ahead - hi);
-                if (ahead < b->count)
+                if (ahead < b->count && b->chars[ahead])
                     rune__character_prefetch(b->chars[ahead], s);
             }
-            failed += rune_character_update(b->chars[i], b->dt, NULL) != RUNE_OK;
+            /* a NULL entry, or a character this run already claimed (one
+             * listed twice), is not updated and counts as failed: two
+             * threads never update one character at once */
+            rune_character *ch = b->chars[i];
+            if (!ch || atomic_exchange_explicit(&ch->batch_run, b->run, memory_order_relaxed) == b->run) {
+                failed++;
+                continue;
+            }
+            failed += rune_character_update(ch, b->dt, NULL) != RUNE_OK;
         }
         lo = next;
     }
@@ -100,6 +113,7 @@ static void *worker_main(void *arg)
 
 rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     struct rune_batch *b = rune__calloc(alloc, 1, sizeof *b);
@@ -144,13 +158,19 @@ void rune_batch_destroy(rune_batch *b)
     rune__free(&a, b, 1, sizeof *b);
 }
 
-size_t rune_batch_workers(const rune_batch *b) { return b->workers; }
+size_t rune_batch_workers(const rune_batch *b)
+{
+    RUNE_ASSUME(b);
+    return b->workers;
+}
 
 size_t rune_batch_run(rune_batch *b, rune_character *const *chars, size_t count, float dt)
 {
+    RUNE_ASSUME(b);
     b->chars = chars;
-    b->count = count;
+    b->count = chars ? count : 0;
     b->dt = dt;
+    b->run = atomic_fetch_add(&last_run, 1) + 1;
     atomic_store(&b->next, 0);
     atomic_store(&b->failed, 0);
     atomic_store(&b->pending, b->workers);

@@ -3,6 +3,7 @@
  * motion runs), triggers, travel and layer fades. */
 #include "character_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static rune_status graph_slot(rune_character *ch, uint32_t graph, size_t *slot, 
 rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const rune_play_params *params,
                                        uint32_t *handle, rune_error *err)
 {
+    RUNE_REQUIRE(err, ch, "ch");
     if (graph >= rune_library_graph_count(ch->lib))
         return rune_fail(err, RUNE_E_INVALID, "graph %u is outside the library", graph);
     if (!rune__character_reserve_live(ch, &ch->live_graphs, &ch->live_graph_cap, ch->live_graph_count))
@@ -61,6 +63,7 @@ rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const
 
 bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t param, float value)
 {
+    RUNE_ASSUME(ch);
     graph_run *g = live_graph(ch, handle);
     if (g) {
         if (param >= rune_graph_param_count(rune_graph_instance_graph(g->inst)))
@@ -77,6 +80,7 @@ bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t para
 
 float rune_character_param(const rune_character *ch, uint32_t handle, uint32_t param)
 {
+    RUNE_ASSUME(ch);
     graph_run *g = live_graph((rune_character *)ch, handle);
     if (g)
         return param < rune_graph_param_count(rune_graph_instance_graph(g->inst)) ? rune_graph_param(g->inst, param)
@@ -87,6 +91,7 @@ float rune_character_param(const rune_character *ch, uint32_t handle, uint32_t p
 
 bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param)
 {
+    RUNE_ASSUME(ch);
     graph_run *g = live_graph(ch, handle);
     if (!g || param >= rune_graph_param_count(rune_graph_instance_graph(g->inst)))
         return false;
@@ -96,12 +101,14 @@ bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param)
 
 bool rune_character_travel(rune_character *ch, uint32_t handle, uint32_t layer, uint32_t state)
 {
+    RUNE_ASSUME(ch);
     graph_run *g = live_graph(ch, handle);
     return g && rune_graph_travel(g->inst, layer, state);
 }
 
 bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t layer, float weight, float fade)
 {
+    RUNE_ASSUME(ch);
     graph_run *g = live_graph(ch, handle);
     if (!g || layer >= rune_graph_layer_count(rune_graph_instance_graph(g->inst)))
         return false;
@@ -111,6 +118,7 @@ bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t lay
 
 const rune_graph_instance *rune_character_graph_instance(const rune_character *ch, uint32_t handle)
 {
+    RUNE_ASSUME(ch);
     const graph_run *g = live_graph(ch, handle);
     return g ? g->inst : NULL;
 }

@@ -8,6 +8,8 @@
 
 #include "rune/character.h"
 
+#include <stdatomic.h>
+
 /* A motion played as a track. Runs are kept when they end and reused by
  * the next play of the same motion, so their players and poses are
  * allocated once. */
@@ -60,6 +62,9 @@ struct rune_character {
     rune_xform root_space; /* the root joint's rest rotation in the rig (no translation) */
     rune_vec3 root_up;     /* the up axis in the root's frame */
     rune_root_delta root_delta;
+    /* the batch run that last claimed it (character_batch.c): a character
+     * listed twice in one run is updated once */
+    _Atomic uint64_t batch_run;
     bool matrices_each_frame;
     bool matrices_stream; /* written with streaming stores (desc.stream_matrices) */
     bool matrices_fresh;
@@ -119,6 +124,10 @@ bool rune__character_reserve_live(rune_character *ch, size_t **live, size_t *liv
  * 10,000 characters was waiting for them. */
 #define CHARACTER_PREFETCH_STAGES (3 + RUNE_GRAPH_PREFETCH_STAGES)
 void rune__character_prefetch(const rune_character *ch, int stage);
+
+/* A character starts (hold) or stops using a library: the library counts
+ * them, so that destroying it first is caught in debug builds. */
+void rune__library_hold(const rune_library *lib, bool hold);
 
 /* The root travel of this frame's contributions, weighted as the mixer
  * weighted the root joint (character_root.c). */

@@ -4,6 +4,7 @@
  * warm-up nothing here allocates. */
 #include "character_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <math.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 rune_status rune_character_play_clip(rune_character *ch, uint32_t clip, const rune_play_params *params,
                                      uint32_t *handle, rune_error *err)
 {
+    RUNE_REQUIRE(err, ch, "ch");
     const rune_binding *b = rune_library_binding(ch->lib, clip);
     if (!b)
         return rune_fail(err, RUNE_E_INVALID, "play: clip %u is outside the library", clip);
@@ -65,6 +67,7 @@ static rune_status motion_slot(rune_character *ch, uint32_t motion, size_t *slot
 rune_status rune_character_play_motion(rune_character *ch, uint32_t motion, const rune_play_params *params,
                                        uint32_t *handle, rune_error *err)
 {
+    RUNE_REQUIRE(err, ch, "ch");
     if (motion >= rune_library_motion_count(ch->lib))
         return rune_fail(err, RUNE_E_INVALID, "play: motion %u is outside the library", motion);
     if (!rune__character_reserve_live(ch, &ch->live_motions, &ch->live_motion_cap, ch->live_motion_count))
@@ -102,6 +105,7 @@ static rune_fade *run_fade(const rune_character *ch, uint32_t handle, float **sp
 
 bool rune_character_adjust(rune_character *ch, uint32_t handle, const rune_adjust_params *p)
 {
+    RUNE_ASSUME(ch);
     float *speed;
     rune_fade *fade = run_fade(ch, handle, &speed);
     if (!fade)
@@ -115,6 +119,7 @@ bool rune_character_adjust(rune_character *ch, uint32_t handle, const rune_adjus
 
 bool rune_character_stop(rune_character *ch, uint32_t handle, float fade)
 {
+    RUNE_ASSUME(ch);
     float *speed;
     rune_fade *f = run_fade(ch, handle, &speed);
     if (!f)

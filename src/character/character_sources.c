@@ -1,6 +1,7 @@
 /* Read-only views of a character's plays (clip tracks, motion runs, graph
  * instances) in handle order, for tools and debuggers. */
 #include "character_internal.h"
+#include "../base/require.h"
 
 static rune_source_view track_view(const rune_track *t)
 {
@@ -34,6 +35,7 @@ static void insert_by_handle(rune_source_view *out, size_t n, size_t cap, rune_s
 
 size_t rune_character_sources(const rune_character *ch, rune_source_view *out, size_t cap)
 {
+    RUNE_ASSUME(ch);
     size_t n = 0;
     for (size_t i = 0; i < rune_animator_slot_count(ch->anim); i++) {
         const rune_track *t = rune_animator_slot(ch->anim, i);
@@ -49,6 +51,7 @@ size_t rune_character_sources(const rune_character *ch, rune_source_view *out, s
 
 bool rune_character_source(const rune_character *ch, uint32_t handle, rune_source_view *out)
 {
+    RUNE_ASSUME(ch);
     const rune_track *t = rune_animator_track(ch->anim, handle);
     const motion_run *m = t ? NULL : live_motion(ch, handle);
     const graph_run *g = t || m ? NULL : live_graph(ch, handle);

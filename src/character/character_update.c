@@ -6,6 +6,7 @@
  * space: docs/semantics.md), and compute matrices when asked for every
  * frame. */
 #include "character_internal.h"
+#include "../base/require.h"
 
 /* Ends a run whose stop fade finished (raising `stopped`); true if it did. */
 static bool retire(rune_signal_queue *q, const rune_fade *fade, uint32_t handle, bool *live)
@@ -81,6 +82,7 @@ static size_t advance_graphs(rune_character *ch, float dt, rune_signal_queue *q,
 
 rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
 {
+    RUNE_REQUIRE(err, ch, "ch");
     if (!isfinite(dt))
         dt = 0.0f;
     /* the mixer's scratch before anything moves: a sole run samples into

@@ -2,6 +2,7 @@
  * sequence's revision changes. */
 #include "clip_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <string.h>
 
@@ -18,6 +19,7 @@ struct rune_clip_cache {
 
 rune_status rune_clip_cache_create(const rune_allocator *alloc, rune_clip_cache **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
     alloc = rune__alloc_or_default(alloc);
     rune_clip_cache *c = rune__calloc(alloc, 1, sizeof *c);
     if (!c)
@@ -55,6 +57,9 @@ const rune_clip *rune_clip_cache_find(const rune_clip_cache *c, const char *id)
 rune_status rune_clip_cache_acquire(rune_clip_cache *c, const rune_sequence_desc *desc,
                                     const rune_clip **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, c, "cache");
+    RUNE_REQUIRE(err, desc, "desc");
+    RUNE_REQUIRE(err, out, "out");
     cache_entry *e = find(c, desc->id);
     if (e && e->clip->revision == desc->revision) {
         *out = e->clip;

@@ -3,6 +3,7 @@
 #include "clip_internal.h"
 #include "clip_packed.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -260,6 +261,8 @@ static void prepare_segments(rune_clip *c)
 rune_status rune_clip_compile(const rune_sequence_desc *d, const rune_allocator *alloc,
                               rune_clip **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, d, "desc");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_status st = validate(d, err);

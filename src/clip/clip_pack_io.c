@@ -6,6 +6,7 @@
 #include "clip_internal.h"
 #include "clip_packed.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -241,6 +242,8 @@ static rune_status read_tables(reader *r, const unsigned char *tb, size_t segs, 
 rune_status rune_clip_packed_read(const void *bytes, size_t size, const rune_allocator *alloc, rune_clip **out,
                                   rune_error *err)
 {
+    RUNE_REQUIRE(err, bytes, "data");
+    RUNE_REQUIRE(err, out, "out");
     return rune__clip_packed_read_curves(bytes, size, NULL, alloc, out, err);
 }
 

@@ -15,6 +15,7 @@
 #include "packed_sampler.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -524,12 +525,16 @@ rune_status rune_sample_cache_create_lanes(const rune_clip *clip, const int32_t 
                                            rune_simd_level level, const rune_allocator *alloc,
                                            rune_sample_cache **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, clip, "clip");
+    RUNE_REQUIRE(err, out, "out");
     return rune__sample_cache_create_planned(clip, lane_track, lanes, NULL, level, alloc, out, err);
 }
 
 rune_status rune_sample_cache_create(const rune_clip *clip, rune_simd_level level, const rune_allocator *alloc,
                                      rune_sample_cache **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, clip, "clip");
+    RUNE_REQUIRE(err, out, "out");
     return rune_sample_cache_create_lanes(clip, NULL, clip->track_count, level, alloc, out, err);
 }
 

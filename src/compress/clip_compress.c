@@ -22,6 +22,7 @@
  * pose evaluations of 16 samples per segment at most. */
 #include "compress_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <float.h>
 #include <math.h>
@@ -531,6 +532,8 @@ static rune_status resolve_settings(planner *p, const rune_compress_settings *s,
 rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const rune_compress_settings *settings,
                                const rune_allocator *alloc, rune_clip **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, clip, "clip");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     planner p = {0};
     p.alloc = *rune__alloc_or_default(alloc);

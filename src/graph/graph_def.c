@@ -3,6 +3,7 @@
 #include "graph_internal.h"
 #include "../base/alloc.h"
 #include "../base/names.h"
+#include "../base/require.h"
 
 #include <string.h>
 
@@ -127,6 +128,9 @@ static void list_sync_groups(rune_graph *g)
 rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, const rune_allocator *alloc,
                               rune_graph **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, d, "desc");
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_status st = validate(d, rig, err);
@@ -272,17 +276,23 @@ static rune_status find(char *const *names, size_t n, const char *name, const ch
 
 rune_status rune_graph_find_param(const rune_graph *g, const char *name, uint32_t *param, rune_error *err)
 {
+    RUNE_REQUIRE(err, g, "graph");
+    RUNE_REQUIRE(err, param, "param");
     return find(g->param_names, g->param_count, name, "parameter", param, err);
 }
 
 rune_status rune_graph_find_layer(const rune_graph *g, const char *name, uint32_t *layer, rune_error *err)
 {
+    RUNE_REQUIRE(err, g, "graph");
+    RUNE_REQUIRE(err, layer, "layer");
     return find(g->layer_names, g->layer_count, name, "layer", layer, err);
 }
 
 rune_status rune_graph_find_state(const rune_graph *g, uint32_t layer, const char *name, uint32_t *state,
                                   rune_error *err)
 {
+    RUNE_REQUIRE(err, g, "graph");
+    RUNE_REQUIRE(err, state, "state");
     if (layer >= g->layer_count)
         return rune_fail(err, RUNE_E_NOT_FOUND, "no layer %u in the graph", layer);
     const graph_layer *gl = &g->layers[layer];

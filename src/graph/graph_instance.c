@@ -3,6 +3,7 @@
 #include "graph_internal.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -146,6 +147,8 @@ static rune_status make_players(rune_graph_instance *inst, size_t li, const rune
 rune_status rune_graph_instance_create(const rune_graph *g, const rune_binding *const *bindings,
                                        const rune_allocator *alloc, rune_graph_instance **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, g, "graph");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_graph_instance *inst = rune__calloc(alloc, 1, sizeof *inst);

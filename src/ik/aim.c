@@ -29,8 +29,8 @@ void rune_ik_aim(const rune_ik_aim_job *job, rune_ik_aim_result *out)
     *out = (rune_ik_aim_result){rune_q_identity(), false};
     dvec to = dv_sub(dv_of(job->target), dv_of(job->position)), f = dv_of(job->forward);
     double dist2 = dv_dot(to, to), f2 = dv_dot(f, f), p2 = dv_dot(dv_of(job->position), dv_of(job->position));
-    if (!(dist2 > IK_TINY * IK_TINY * (1.0 + p2)) || !(f2 > IK_TINY * IK_TINY))
-        return; /* a target on the joint gives no direction */
+    if (!(dist2 > IK_TINY * IK_TINY * (1.0 + p2)) || !(f2 > 0.0))
+        return; /* a target on the joint gives no direction, nor a zero forward */
     double dist = sqrt(dist2);
     dquat r = dq_of(job->rotation);
     /* rotating by a quaternion of norm n scales by n: its rotations are
@@ -45,7 +45,8 @@ void rune_ik_aim(const rune_ik_aim_job *job, rune_ik_aim_result *out)
      * rotates and scales by 2w: the roll below does not mind, and the
      * final normalization takes both); when it points away, half a turn
      * about the joint's up */
-    dvec up = dv_scale(dq_rotate(r, dv_of(job->up)), rn), ray_m = dv_scale(dq_rotate(r, ray), rn);
+    /* forward and up are directions of any length (1e-30 or 1e18): unit */
+    dvec up = dv_scale(dq_rotate(r, dv_unit(dv_of(job->up), 0.0)), rn), ray_m = dv_scale(dq_rotate(r, ray), rn);
     double w1 = 1.0 + dv_dot(ray_m, dir), grow = 2.0 * w1;
     dquat turn;
     if (w1 > 1e-6) {

@@ -4,7 +4,17 @@
  * the step, so the path is the same whatever the frame rate. */
 #include "rune/ik.h"
 
+#include <float.h>
 #include <math.h>
+
+/* x clamped to [-bound, bound]. In double, every term of the step stays
+ * far inside range for float inputs (w <= 2 / 1e-45, dt and velocities
+ * <= FLT_MAX); only the float results can overflow, so they saturate:
+ * a goal that jumps 1e18 in 1e-30 s would need a velocity of 1e48. */
+static float saturate(double x, double bound)
+{
+    return (float)(x < bound ? (x > -bound ? x : -bound) : bound);
+}
 
 void rune_ik_spring(float *value, float *velocity, const float *goal, size_t n, float smooth_time, float dt)
 {
@@ -22,7 +32,7 @@ void rune_ik_spring(float *value, float *velocity, const float *goal, size_t n, 
         /* y = x - goal: y(t) = (y0 + (v0 + w y0) t) e^-wt */
         double y = (double)value[i] - (double)goal[i], v = (double)velocity[i];
         double k = (v + w * y) * (double)dt;
-        value[i] = (float)((double)goal[i] + (y + k) * decay);
-        velocity[i] = (float)((v - w * k) * decay);
+        value[i] = saturate((double)goal[i] + (y + k) * decay, RUNE_MAX_MAGNITUDE);
+        velocity[i] = saturate((v - w * k) * decay, FLT_MAX);
     }
 }

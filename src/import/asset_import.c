@@ -11,6 +11,7 @@
 #include "gltf_file.h"
 #include "fbx_take_stop.h"
 #include "gltf_nodes.h"
+#include "../base/require.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -51,6 +52,9 @@ typedef struct importer {
     bool folded; /* the rig's root is not the scene's root node */
     import_curve_source curves; /* morph weights (import_curves.c) */
     node_preference known;      /* nodes by identity (glTF: gltf_nodes.c) */
+    int32_t **channel_joint;    /* per animation, per channel: the joint it moves, or -1 */
+    rune__name_index parts;     /* the joints' part names -> joint */
+    rune__name_index bases;     /* names asked for: how often each (part_name) */
 } importer;
 
 /* glTF CUBICSPLINE channels are resampled at this many points per key
@@ -97,15 +101,9 @@ static size_t count_nodes(const struct aiNode *n)
     return c;
 }
 
-static bool name_taken(const rune_import *imp, const char *name)
-{
-    for (size_t j = 0; j < imp->joint_count; j++)
-        if (strcmp(imp->joints[j].part, name) == 0)
-            return true;
-    return false;
-}
-
-/* A unique, '/'-free part name for a node. */
+/* A unique, '/'-free part name for a node (NULL: out of memory). A
+ * repeated name takes the next free "_k", counting from how often it was
+ * asked for, so 20,000 nodes of one name cost 20,000 lookups. */
 static const char *part_name(importer *I, const struct aiNode *n)
 {
     char base[200], name[220];
@@ -115,12 +113,19 @@ static const char *part_name(importer *I, const struct aiNode *n)
     for (char *c = base; *c; c++)
         if (*c == '/')
             *c = '_';
+    uint32_t asked;
+    if (!rune__name_index_add(&I->bases, NULL, 0, base, 0))
+        return NULL;
+    rune__name_index_find(&I->bases, NULL, 0, base, &asked);
     snprintf(name, sizeof name, "%s", base);
-    for (int k = 2; name_taken(&I->box->imp, name); k++)
-        snprintf(name, sizeof name, "%s_%d", base, k);
+    for (uint32_t k = asked; rune__name_index_find(&I->parts, NULL, 0, name, NULL) >= 0; k++)
+        snprintf(name, sizeof name, "%s_%u", base, k < 2 ? 2 : k);
     if (strcmp(name, base) != 0 || n->mName.length == 0 || strchr(n->mName.data, '/'))
         warn(I, "node \"%.*s\" is named \"%s\" in the rig", (int)n->mName.length, n->mName.data, name);
-    return rune__arena_strdup(&I->box->arena, name);
+    const char *part = rune__arena_strdup(&I->box->arena, name);
+    if (!part || !rune__name_index_add(&I->parts, NULL, 0, part, (int32_t)I->box->imp.joint_count))
+        return NULL;
+    return part;
 }
 
 static float snap_one(float v) { return fabsf(v - 1.0f) <= 1e-5f ? 1.0f : v; }
@@ -156,12 +161,20 @@ static trs compose(const trs *a, const trs *b)
 static rune_status add_joints(importer *I)
 {
     rune_import *imp = &I->box->imp;
+    const struct aiScene *sc = I->scene;
     skeleton_node *sk = rune__arena_array(&I->box->arena, I->cap, sizeof *sk);
     int32_t *joint_of_node = rune__arena_array(&I->box->arena, I->cap, sizeof *joint_of_node);
-    if (!sk || !joint_of_node)
+    I->channel_joint = rune__arena_array(&I->box->arena, sc->mNumAnimations, sizeof *I->channel_joint);
+    if (!sk || !joint_of_node || !I->channel_joint)
         return nomem(I);
+    for (unsigned a = 0; a < sc->mNumAnimations; a++)
+        if (!(I->channel_joint[a] = rune__arena_array(&I->box->arena, sc->mAnimations[a]->mNumChannels,
+                                                       sizeof **I->channel_joint)))
+            return nomem(I);
     int32_t root;
-    size_t n = rune__skeleton_select(I->scene, &I->known, sk, I->cap, &root);
+    size_t n;
+    if (rune__skeleton_select(sc, &I->known, sk, I->channel_joint, &I->box->alloc, &n, &root))
+        return nomem(I);
     struct aiMatrix4x4 above = rune__skeleton_above(sk, root);
     I->fold = decompose(&above);
     I->folded = sk[root].parent >= 0;
@@ -198,17 +211,19 @@ static rune_status add_joints(importer *I)
         warn(I, "%zu node%s outside the skeleton left out (%s%s): the rig holds the bones of skins, the animated "
                 "nodes and what joins them",
              left_out, left_out == 1 ? "" : "s", names, left_out > 4 ? ", ..." : "");
+    /* channels: from the node each moves to its joint */
+    for (unsigned a = 0; a < sc->mNumAnimations; a++)
+        for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++) {
+            int32_t node = I->channel_joint[a][c];
+            I->channel_joint[a][c] = node >= 0 ? joint_of_node[node] : -1;
+        }
     return RUNE_OK;
 }
 
 /* The joint of the node an animation channel names, or -1. */
 static int32_t joint_of_channel(const importer *I, size_t animation, size_t channel)
 {
-    const struct aiNode *node = rune__skeleton_channel_node(I->scene, &I->known, animation, channel);
-    for (size_t j = 0; node && j < I->box->imp.joint_count; j++)
-        if (I->box->nodes[j] == node)
-            return (int32_t)j;
-    return -1;
+    return I->channel_joint[animation][channel];
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -561,10 +576,10 @@ static int32_t root_motion_joint(importer *I)
     if (!parent || !depth || !subtree || !moves)
         return -1; /* only a default: none rather than a failed import */
     for (size_t j = 0; j < n; j++) {
-        parent[j] = -1;
-        for (size_t k = 0; k < j && parent[j] < 0; k++)
-            if (imp->joints[j].parent[0] && strcmp(imp->joints[k].part, imp->joints[j].parent) == 0)
-                parent[j] = (int32_t)k;
+        /* parts are unique in an import (part_name), parents come first */
+        int32_t k = imp->joints[j].parent[0] ? rune__name_index_find(&I->parts, NULL, 0, imp->joints[j].parent, NULL)
+                                             : -1;
+        parent[j] = k >= 0 && (size_t)k < j ? k : -1;
         depth[j] = parent[j] < 0 ? 0 : depth[parent[j]] + 1;
         subtree[j] = 1;
         moves[j] = false;
@@ -636,9 +651,12 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     }
     box->alloc = *alloc;
     rune__arena_init(&box->arena, alloc);
-    importer I = {box, err, sc, 0, NULL, 0, path, {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false}, false,
-                  {sc, false, NULL, 0, warn_cb, NULL}, {NULL, 0, NULL, NULL, 0}};
+    importer I = {.box = box, .err = err, .scene = sc, .path = path,
+                  .fold = {{{0, 0, 0}, {0, 0, 0, 1}}, {1, 1, 1}, false},
+                  .curves = {sc, false, NULL, 0, warn_cb, NULL}};
     I.curves.user = &I;
+    rune__name_index_init(&I.parts, alloc);
+    rune__name_index_init(&I.bases, alloc);
     bool modes_nomem = false, weights_nomem = false;
     gltf_weights *weights = NULL;
     if (read_gltf) {
@@ -654,6 +672,8 @@ static rune_status from_scene(const struct aiScene *sc, const char *path, bool r
     if (!st && !(box->imp.source = rune__arena_strdup(&box->arena, path)))
         st = nomem(&I);
     aiReleaseImport(sc);
+    rune__name_index_release(&I.parts);
+    rune__name_index_release(&I.bases);
     if (st) {
         rune_error_prefix(err, "%s: ", path);
         rune_import_destroy(&box->imp);
@@ -722,6 +742,8 @@ static struct aiPropertyStore *import_properties(void)
 
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, path, "path");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     if (is_bvh(path)) {
         size_t size = 0;
@@ -762,6 +784,8 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
 rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
                                const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, data, "data");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     name = name ? name : "<memory>";
     if (!data || size == 0) /* assimp asserts (aborts) on an empty buffer */
@@ -811,6 +835,7 @@ void rune_import_destroy(rune_import *imp)
 
 rune_status rune_import_set_loop(rune_import *imp, const char *id, bool loop, rune_error *err)
 {
+    RUNE_REQUIRE(err, imp, "imp");
     bool found = false;
     for (size_t c = 0; c < imp->clip_count; c++)
         if (!id || strcmp(imp->clips[c].id, id) == 0) {

@@ -125,6 +125,28 @@ static float component(const unsigned char *p, json_int_t type)
     }
 }
 
+/* A non-negative integer member of obj (absent: 0), or -1 when it is
+ * negative or not an integer: offsets and strides come from the file. */
+static json_int_t member_size(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return 0;
+    return json_is_integer(v) && json_integer_value(v) >= 0 ? json_integer_value(v) : -1;
+}
+
+/* Whether n elements of elem bytes, stride bytes apart from start, lie
+ * inside len bytes. Every number comes from the file, so the test is made
+ * without a product or sum that could wrap (a stride of 2^62 times 4 is 0
+ * in 64 bits). */
+static bool elements_fit(size_t len, json_int_t start, json_int_t n, json_int_t stride, size_t elem)
+{
+    if (start < 0 || n <= 0 || stride < 0 || (size_t)start > len || elem > len - (size_t)start)
+        return false;
+    size_t room = len - (size_t)start - elem; /* bytes past the first element's start */
+    return n == 1 || (size_t)stride <= room / (size_t)(n - 1);
+}
+
 /* Reads accessor `a` (count x width values) as floats into the arena. */
 const float *rune__gltf_floats(const gltf_file *g, json_t *root, rune__arena *arena, json_int_t a, size_t *count,
                                 int *width, bool *nomem)
@@ -139,20 +161,25 @@ const float *rune__gltf_floats(const gltf_file *g, json_t *root, rune__arena *ar
     size_t cb = component_bytes(ct, json_is_true(json_object_get(acc, "normalized")));
     if (w == 0 || !view || cb == 0 || n <= 0 || n > (1 << 24))
         return NULL; /* not floats: keep assimp's keys */
+    size_t elem = (size_t)w * cb;
+    json_int_t stride = member_size(view, "byteStride");
+    json_int_t view_offset = member_size(view, "byteOffset"), acc_offset = member_size(acc, "byteOffset");
+    stride = stride == 0 ? (json_int_t)elem : stride;
+    /* glTF allows strides of 4 to 252 bytes; anything else is not a layout
+     * this reader can trust (assimp keeps its own keys then) */
+    if (stride < (json_int_t)elem || stride > 252 || view_offset < 0 || acc_offset < 0 ||
+        acc_offset > INT64_MAX - view_offset)
+        return NULL;
     size_t len = 0;
     unsigned char *bytes = buffer_bytes(g, root, (size_t)json_integer_value(json_object_get(view, "buffer")), &len);
-    size_t stride = (size_t)json_integer_value(json_object_get(view, "byteStride"));
-    size_t start = (size_t)json_integer_value(json_object_get(view, "byteOffset")) +
-                   (size_t)json_integer_value(json_object_get(acc, "byteOffset"));
-    size_t elem = (size_t)w * cb;
-    stride = stride ? stride : elem;
+    json_int_t start = view_offset + acc_offset;
     float *out = NULL;
-    if (bytes && stride >= elem && start <= len && (size_t)(n - 1) * stride + elem <= len - start) {
+    if (bytes && elements_fit(len, start, n, stride, elem)) {
         if (!(out = rune__arena_array(arena, (size_t)n * (size_t)w, sizeof *out)))
             *nomem = true;
         for (json_int_t i = 0; out && i < n; i++)
             for (int c = 0; c < w; c++)
-                out[i * w + c] = component(bytes + start + (size_t)i * stride + (size_t)c * cb, ct);
+                out[i * w + c] = component(bytes + start + (size_t)i * (size_t)stride + (size_t)c * cb, ct);
     }
     free(bytes);
     *count = (size_t)n;

@@ -4,13 +4,9 @@
  * sites); not meshes, cameras, lights or the scene's root above them. The
  * transforms above the skeleton's root are folded into it. */
 #include "import_skeleton.h"
+#include "../base/alloc.h"
 
 #include <string.h>
-
-static bool same_name(const struct aiString *a, const struct aiString *b)
-{
-    return a->length == b->length && memcmp(a->data, b->data, a->length) == 0;
-}
 
 static size_t gather(const struct aiNode *n, int32_t parent, skeleton_node *out, size_t at)
 {
@@ -21,146 +17,199 @@ static size_t gather(const struct aiNode *n, int32_t parent, skeleton_node *out,
     return next;
 }
 
-static bool named_in(const struct aiString *name, const struct aiScene *sc)
+/* assimp's names as index keys: their bytes as the prefix, exactly (an
+ * aiString has a length and may hold a NUL). */
+static bool add_name(rune__name_index *x, const struct aiString *name, int32_t value)
 {
-    for (unsigned i = 0; i < sc->mNumCameras; i++)
-        if (same_name(name, &sc->mCameras[i]->mName))
-            return true;
-    for (unsigned i = 0; i < sc->mNumLights; i++)
-        if (same_name(name, &sc->mLights[i]->mName))
-            return true;
-    return false;
+    return rune__name_index_add(x, name->data, name->length, "", value);
 }
 
-/* A node that is only a transform: no mesh, camera or light of its own. */
-static bool transform_only(const struct aiScene *sc, const struct aiNode *n)
+static int32_t find_name(const rune__name_index *x, const struct aiString *name)
 {
-    return n->mNumMeshes == 0 && !named_in(&n->mName, sc);
+    return rune__name_index_find(x, name->data, name->length, "", NULL);
 }
 
-/* Depth first from n, parents first: the first node named `name` that is
- * only a transform, else (in *any) the first so named at all. */
-static const struct aiNode *find_named(const struct aiScene *sc, const struct aiNode *n, const struct aiString *name,
-                                       const struct aiNode **any)
+/* A node that is only a transform: no mesh of its own, and no camera or
+ * light (`lit` holds their names) goes by its name. */
+static bool transform_only(const rune__name_index *lit, const struct aiNode *n)
 {
-    if (same_name(&n->mName, name)) {
-        if (transform_only(sc, n))
-            return n;
-        if (!*any)
-            *any = n;
+    return n->mNumMeshes == 0 && find_name(lit, &n->mName) < 0;
+}
+
+/* Lookups by name and by identity over the gathered nodes, made once:
+ * a file of 20,000 joints and as many channels resolves in linear time. */
+typedef struct node_lookup {
+    const struct aiScene *sc;
+    rune__name_index lit;     /* camera and light names */
+    rune__name_index plain;   /* name -> the first node so named that is only a transform */
+    rune__name_index any;     /* name -> the first node so named */
+    rune__name_index by_node; /* node (its address) -> its index */
+} node_lookup;
+
+static void lookup_release(node_lookup *L)
+{
+    rune__name_index_release(&L->lit);
+    rune__name_index_release(&L->plain);
+    rune__name_index_release(&L->any);
+    rune__name_index_release(&L->by_node);
+}
+
+static bool lookup_init(node_lookup *L, const struct aiScene *sc, const skeleton_node *nodes, size_t n,
+                        const rune_allocator *alloc)
+{
+    L->sc = sc;
+    rune__name_index_init(&L->lit, alloc);
+    rune__name_index_init(&L->plain, alloc);
+    rune__name_index_init(&L->any, alloc);
+    rune__name_index_init(&L->by_node, alloc);
+    bool fine = true;
+    for (unsigned i = 0; fine && i < sc->mNumCameras; i++)
+        fine = add_name(&L->lit, &sc->mCameras[i]->mName, 0);
+    for (unsigned i = 0; fine && i < sc->mNumLights; i++)
+        fine = add_name(&L->lit, &sc->mLights[i]->mName, 0);
+    for (size_t i = 0; fine && i < n; i++) {
+        const struct aiNode *node = nodes[i].node;
+        fine = add_name(&L->any, &node->mName, (int32_t)i) &&
+               (!transform_only(&L->lit, node) || add_name(&L->plain, &node->mName, (int32_t)i)) &&
+               rune__name_index_add(&L->by_node, &node, sizeof node, "", (int32_t)i);
     }
-    for (unsigned i = 0; i < n->mNumChildren; i++) {
-        const struct aiNode *f = find_named(sc, n->mChildren[i], name, any);
-        if (f)
-            return f;
-    }
-    return NULL;
+    if (!fine)
+        lookup_release(L);
+    return fine;
 }
 
-const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name,
-                                               const struct aiNode *const *known, size_t count)
+/* The index of a node (-1: NULL or not in the scene). */
+static int32_t index_of(const node_lookup *L, const struct aiNode *node)
+{
+    return node ? rune__name_index_find(&L->by_node, &node, sizeof node, "", NULL) : -1;
+}
+
+/* The node a bone or a channel names: the first of `known` so named
+ * (`known_names` indexes them), else the first (parents first) that is
+ * only a transform, else the first; -1 when none is. */
+static int32_t resolve(const node_lookup *L, const struct aiString *name, const struct aiNode *const *known,
+                       const rune__name_index *known_names)
+{
+    int32_t k = find_name(known_names, name);
+    if (k >= 0)
+        return index_of(L, known[k]);
+    int32_t i = find_name(&L->plain, name);
+    return i >= 0 ? i : find_name(&L->any, name);
+}
+
+/* An index of the names of `count` known nodes (to their first place). */
+static bool index_known(const struct aiNode *const *known, size_t count, rune__name_index *x)
 {
     for (size_t i = 0; i < count; i++)
-        if (same_name(&known[i]->mName, name))
-            return known[i];
-    const struct aiNode *any = NULL;
-    const struct aiNode *f = find_named(sc, sc->mRootNode, name, &any);
-    return f ? f : any;
+        if (!add_name(x, &known[i]->mName, (int32_t)i))
+            return false;
+    return true;
 }
 
-const struct aiNode *rune__skeleton_channel_node(const struct aiScene *sc, const node_preference *known, size_t a,
-                                                 size_t c)
+/* Marks the nodes that skin bones and animation channels name (each name
+ * resolved to one node, so a mesh that shares a bone's name stays out),
+ * and records each channel's node in channel_node[a][c]. */
+static bool mark_seeds(const node_lookup *L, const node_preference *known, skeleton_node *nodes,
+                       int32_t *const *channel_node, const rune_allocator *alloc, bool *any)
 {
-    bool by_id = known && a < known->animations;
-    return rune__skeleton_node_named(sc, &sc->mAnimations[a]->mChannels[c]->mNodeName,
-                                     by_id ? known->animation[a] : NULL, by_id ? known->animation_count[a] : 0);
-}
-
-static void mark_node(skeleton_node *nodes, size_t n, const struct aiNode *node, bool *any)
-{
-    for (size_t i = 0; node && i < n; i++)
-        if (nodes[i].node == node) {
-            nodes[i].flags |= SKELETON_SEED;
-            *any = true;
-            return;
+    const struct aiScene *sc = L->sc;
+    rune__name_index names;
+    rune__name_index_init(&names, alloc);
+    bool fine = index_known(known->joints, known->joint_count, &names);
+    for (unsigned m = 0; fine && m < sc->mNumMeshes; m++)
+        for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++) {
+            int32_t i = resolve(L, &sc->mMeshes[m]->mBones[b]->mName, known->joints, &names);
+            if (i >= 0)
+                nodes[i].flags |= SKELETON_SEED, *any = true;
         }
-}
-
-/* Marks what the skeleton is made of: the nodes that skin bones and
- * animation channels name (each name resolved to one node, so a mesh that
- * shares a bone's name stays out). */
-static bool mark_seeds(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes, size_t n)
-{
-    bool any = false;
-    for (unsigned m = 0; m < sc->mNumMeshes; m++)
-        for (unsigned b = 0; b < sc->mMeshes[m]->mNumBones; b++)
-            mark_node(nodes, n,
-                      rune__skeleton_node_named(sc, &sc->mMeshes[m]->mBones[b]->mName, known->joints,
-                                                known->joint_count),
-                      &any);
-    for (unsigned a = 0; a < sc->mNumAnimations; a++)
-        for (unsigned c = 0; c < sc->mAnimations[a]->mNumChannels; c++)
-            mark_node(nodes, n, rune__skeleton_channel_node(sc, known, a, c), &any);
-    return any;
+    for (unsigned a = 0; fine && a < sc->mNumAnimations; a++) {
+        bool by_id = a < known->animations;
+        const struct aiNode *const *list = by_id ? known->animation[a] : NULL;
+        rune__name_index_release(&names);
+        fine = index_known(list, by_id ? known->animation_count[a] : 0, &names);
+        for (unsigned c = 0; fine && c < sc->mAnimations[a]->mNumChannels; c++) {
+            int32_t i = resolve(L, &sc->mAnimations[a]->mChannels[c]->mNodeName, list, &names);
+            channel_node[a][c] = i;
+            if (i >= 0)
+                nodes[i].flags |= SKELETON_SEED, *any = true;
+        }
+    }
+    rune__name_index_release(&names);
+    return fine;
 }
 
 /* Nodes that are pure transforms all the way down (no mesh, camera or
- * light in their subtree): end sites and helpers that belong to a bone. */
-static void mark_plain(const struct aiScene *sc, skeleton_node *nodes, size_t n)
+ * light in their subtree): end sites and helpers that belong to a bone.
+ * Children come after their parents, so one backward pass settles each
+ * node before its parent reads it. */
+static void mark_plain(const node_lookup *L, skeleton_node *nodes, size_t n)
 {
-    for (size_t i = n; i-- > 0;) {
-        const struct aiNode *node = nodes[i].node;
-        bool plain = transform_only(sc, node);
-        for (size_t k = i + 1; plain && k < n && nodes[k].parent >= (int32_t)i; k++)
-            if (nodes[k].parent == (int32_t)i)
-                plain = (nodes[k].flags & SKELETON_PLAIN) != 0;
-        nodes[i].flags |= plain ? SKELETON_PLAIN : 0;
-    }
+    for (size_t i = 0; i < n; i++)
+        nodes[i].flags |= transform_only(&L->lit, nodes[i].node) ? SKELETON_PLAIN : 0;
+    for (size_t i = n; i-- > 1;)
+        if (!(nodes[i].flags & SKELETON_PLAIN) && nodes[i].parent >= 0)
+            nodes[nodes[i].parent].flags &= ~(unsigned)SKELETON_PLAIN;
 }
 
-size_t rune__skeleton_select(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes, size_t cap,
-                             int32_t *root)
+/* The common ancestor of the seeds: the deepest node whose subtree holds
+ * every seed. Subtree counts in one backward pass; the nodes holding all
+ * seeds form a path from the scene's root, and the deepest of them comes
+ * last in parents-first order. */
+static int32_t seeds_ancestor(skeleton_node *nodes, size_t n, size_t *held)
+{
+    size_t seeds = 0;
+    for (size_t i = 0; i < n; i++)
+        seeds += held[i] = (nodes[i].flags & SKELETON_SEED) != 0;
+    for (size_t i = n; i-- > 1;)
+        if (nodes[i].parent >= 0)
+            held[nodes[i].parent] += held[i];
+    int32_t lca = 0;
+    for (size_t i = 0; i < n; i++)
+        if (held[i] == seeds)
+            lca = (int32_t)i;
+    return lca;
+}
+
+rune_status rune__skeleton_select(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes,
+                                  int32_t *const *channel_node, const rune_allocator *alloc, size_t *count,
+                                  int32_t *root)
 {
     size_t n = gather(sc->mRootNode, -1, nodes, 0);
-    (void)cap;
+    *count = n;
     *root = 0;
-    if (!mark_seeds(sc, known, nodes, n)) { /* nothing skinned or animated: every node */
+    node_lookup L;
+    size_t *held = rune__calloc(alloc, n, sizeof *held);
+    if (!held || !lookup_init(&L, sc, nodes, n, alloc)) {
+        rune__free(alloc, held, n, sizeof *held);
+        return RUNE_E_NOMEM;
+    }
+    bool any = false;
+    if (!mark_seeds(&L, known, nodes, channel_node, alloc, &any)) {
+        lookup_release(&L);
+        rune__free(alloc, held, n, sizeof *held);
+        return RUNE_E_NOMEM;
+    }
+    if (!any) { /* nothing skinned or animated: every node */
         for (size_t i = 0; i < n; i++)
             nodes[i].flags |= SKELETON_KEEP;
-        return n;
+    } else {
+        mark_plain(&L, nodes, n);
+        int32_t lca = seeds_ancestor(nodes, n, held);
+        *root = lca;
+        /* seeds and the paths up to the common ancestor */
+        for (size_t i = 0; i < n; i++)
+            if (nodes[i].flags & SKELETON_SEED)
+                for (int32_t k = (int32_t)i; k >= lca && !(nodes[k].flags & SKELETON_KEEP); k = nodes[k].parent)
+                    nodes[k].flags |= SKELETON_KEEP;
+        /* plain nodes below kept ones (parents come first) */
+        for (size_t i = (size_t)lca + 1; i < n; i++)
+            if (!(nodes[i].flags & SKELETON_KEEP) && (nodes[i].flags & SKELETON_PLAIN) && nodes[i].parent >= lca &&
+                (nodes[nodes[i].parent].flags & SKELETON_KEEP))
+                nodes[i].flags |= SKELETON_KEEP;
     }
-    mark_plain(sc, nodes, n);
-    /* the common ancestor of the seeds: the deepest node every seed is at
-     * or below (walk the first seed's ancestry, keep what covers all) */
-    int32_t lca = -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!(nodes[i].flags & SKELETON_SEED))
-            continue;
-        if (lca < 0) {
-            lca = (int32_t)i;
-            continue;
-        }
-        for (;;) { /* lca := lowest ancestor of lca that is an ancestor of i (or i) */
-            int32_t k = (int32_t)i;
-            while (k > lca)
-                k = nodes[k].parent;
-            if (k == lca)
-                break;
-            lca = nodes[lca].parent;
-        }
-    }
-    *root = lca;
-    /* seeds and the paths up to the common ancestor */
-    for (size_t i = 0; i < n; i++)
-        if (nodes[i].flags & SKELETON_SEED)
-            for (int32_t k = (int32_t)i; k >= lca && !(nodes[k].flags & SKELETON_KEEP); k = nodes[k].parent)
-                nodes[k].flags |= SKELETON_KEEP;
-    /* plain nodes below kept ones (parents come first) */
-    for (size_t i = (size_t)lca + 1; i < n; i++)
-        if (!(nodes[i].flags & SKELETON_KEEP) && (nodes[i].flags & SKELETON_PLAIN) && nodes[i].parent >= lca &&
-            (nodes[nodes[i].parent].flags & SKELETON_KEEP))
-            nodes[i].flags |= SKELETON_KEEP;
-    return n;
+    lookup_release(&L);
+    rune__free(alloc, held, n, sizeof *held);
+    return RUNE_OK;
 }
 
 struct aiMatrix4x4 rune__skeleton_above(const skeleton_node *nodes, int32_t root)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/name_index.h"
+
 enum {
     SKELETON_SEED = 1,  /* a skin's bone or an animated node */
     SKELETON_PLAIN = 2, /* no mesh, camera or light in its subtree */
@@ -31,26 +33,21 @@ typedef struct node_preference {
     size_t animations;
 } node_preference;
 
-/** Every node of the scene in parent-first order (`cap` entries at least:
- * the node count), with SKELETON_KEEP on the skeleton's: the seeds, the
- * nodes joining them below their common ancestor (*root, the rig's root)
- * and plain nodes under kept ones. Without seeds every node is kept and
- * *root is 0. Returns the node count. */
-size_t rune__skeleton_select(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes, size_t cap,
-                             int32_t *root);
-
-/** The node a bone or an animation channel names: of the nodes so named,
- * one of `known` (count entries) when one is, else the first (parents
- * first) that is only a transform (no mesh, camera or light), else the
- * first; NULL when none is. assimp links bones and channels to nodes by
- * name only, and files repeat names (a mesh named as the bone that moves
- * it, two characters' "Hips"). */
-const struct aiNode *rune__skeleton_node_named(const struct aiScene *sc, const struct aiString *name,
-                                               const struct aiNode *const *known, size_t count);
-/** The node channel c of animation a moves (rune__skeleton_node_named
- * with the animation's known nodes). */
-const struct aiNode *rune__skeleton_channel_node(const struct aiScene *sc, const node_preference *known, size_t a,
-                                                 size_t c);
+/** Every node of the scene in parent-first order (`nodes`: room for the
+ * node count; *count), with SKELETON_KEEP on the skeleton's: the seeds,
+ * the nodes joining them below their common ancestor (*root, the rig's
+ * root) and plain nodes under kept ones. Without seeds every node is kept
+ * and *root is 0. The node each animation channel moves goes into
+ * channel_node[a][c] (an index into `nodes`, -1 for none): of the nodes
+ * its name names, one the animation's known nodes hold, else the first
+ * (parents first) that is only a transform (no mesh, camera or light),
+ * else the first; skin bones are resolved the same way with the skins'
+ * known joints. assimp links bones and channels to nodes by name only,
+ * and files repeat names (a mesh named as the bone that moves it, two
+ * characters' "Hips"). RUNE_E_NOMEM when `alloc` fails. */
+rune_status rune__skeleton_select(const struct aiScene *sc, const node_preference *known, skeleton_node *nodes,
+                                  int32_t *const *channel_node, const rune_allocator *alloc, size_t *count,
+                                  int32_t *root);
 
 /** The product of the transforms above node `root` (identity for the
  * scene's root node): what folds into the rig's root. */

@@ -9,6 +9,7 @@
 #include "control_set.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -49,6 +50,8 @@ struct rune_animator {
 rune_status rune_animator_create(const rune_rig *rig, size_t signal_capacity, const rune_allocator *alloc,
                                  rune_animator **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_animator *a = rune__calloc(alloc, 1, sizeof *a);
@@ -110,6 +113,8 @@ static track_slot *find_live(const rune_animator *a, uint32_t handle)
 rune_status rune_animator_play(rune_animator *a, const rune_binding *binding, const rune_play_params *params,
                                uint32_t *handle, rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "anim");
+    RUNE_REQUIRE(err, binding, "binding");
     rune_play_params defaults = rune_play_defaults();
     if (!rune__grow(&a->alloc, (void **)&a->live, &a->live_cap, a->live_tracks + 1, sizeof *a->live))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory adding a track");
@@ -168,6 +173,8 @@ void rune_animator_set_simd(rune_animator *a, rune_simd_level level) { a->level 
 
 rune_status rune_animator_set_control(rune_animator *a, const rune_control *c, rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "anim");
+    RUNE_REQUIRE(err, c, "control");
     return rune__controls_set(&a->controls, a->rig, &a->alloc, c, err);
 }
 
@@ -212,6 +219,7 @@ static bool reserve_scratch(rune_animator *a, size_t n)
 
 rune_status rune_animator_reserve(rune_animator *a, size_t extra_count, rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "anim");
     if (!reserve_scratch(a, a->live_tracks + extra_count + 1))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory composing a frame");
     return RUNE_OK;
@@ -220,6 +228,8 @@ rune_status rune_animator_reserve(rune_animator *a, size_t extra_count, rune_err
 rune_status rune_animator_compose(rune_animator *a, const rune_contribution *extra, size_t extra_count,
                                   rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "anim");
+    RUNE_REQUIRE_ARRAY(err, extra, "extra", extra_count, "extra_count");
     size_t n = a->live_tracks + extra_count;
     bool inputs = n > 0 || a->controls.count > 0;
     if (!inputs && !a->composed_something)
@@ -253,6 +263,8 @@ void rune_animator_apply_controls(rune_animator *a)
 rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *extra, size_t extra_count,
                                    rune_error *err)
 {
+    RUNE_REQUIRE(err, a, "anim");
+    RUNE_REQUIRE_ARRAY(err, extra, "extra", extra_count, "extra_count");
     rune_status st = rune_animator_compose(a, extra, extra_count, err);
     if (!st)
         rune_animator_apply_controls(a);

@@ -1,6 +1,7 @@
 /* Describing controls: defaults, mode names, and the checks a control
  * passes before it runs (so the frame path never meets a bad one). */
 #include "control_internal.h"
+#include "../base/require.h"
 
 #include <math.h>
 #include <string.h>
@@ -51,14 +52,31 @@ static rune_status bad(rune_error *err, const char *field, const char *why)
     return rune_fail(err, RUNE_E_INVALID, "%s: %s", field, why);
 }
 
-/* The length of the bone from j's parent to j at rest. */
-static float rest_length(const rune_rig *rig, size_t j)
+/* The length of the bone from j's parent to j at rest, in double: a bone
+ * of 1e-30 squares to 0 in float. */
+static double rest_length(const rune_rig *rig, size_t j)
 {
     rune_vec3 t = rune_rig_frame(rig, j).t;
     int32_t p = rune_rig_parent(rig, j);
     rune_vec3 s = p >= 0 ? rune_rig_frame_scale(rig, (size_t)p) : rune_v3(1, 1, 1);
-    t = rune_v3(t.x * s.x, t.y * s.y, t.z * s.z);
-    return sqrtf(rune_v3_dot(t, t));
+    double x = (double)t.x * s.x, y = (double)t.y * s.y, z = (double)t.z * s.z;
+    return sqrt(x * x + y * y + z * z);
+}
+
+/* The solvers (src/ik) treat a bone shorter than 1e-12 (1 + the chain's
+ * length) as having no direction: such a chain is refused when set, with
+ * its length, rather than silently left alone every frame. */
+static rune_status check_bone(double bone, double chain, const rune_rig *rig, size_t j, rune_error *err)
+{
+    char a[128];
+    if (bone > 1e-12 * (1.0 + chain))
+        return RUNE_OK;
+    if (bone == 0.0)
+        return rune_fail(err, RUNE_E_INVALID, "joint: the chain to %s has a bone of zero length at rest",
+                         rune_rig_joint_name(rig, j, a, sizeof a));
+    return rune_fail(err, RUNE_E_INVALID,
+                     "joint: the chain to %s has a bone of length %g at rest, shorter than the %g the solvers can turn",
+                     rune_rig_joint_name(rig, j, a, sizeof a), bone, 1e-12 * (1.0 + chain));
 }
 
 static rune_status check_chain(const rune_rig *rig, const rune_control *c, rune_error *err)
@@ -71,16 +89,15 @@ static rune_status check_chain(const rune_rig *rig, const rune_control *c, rune_
         if (g < 0)
             return rune_fail(err, RUNE_E_INVALID, "joint: %s has no grandparent (a two-bone chain needs one)",
                              rune_rig_joint_name(rig, j, a, sizeof a));
-        if (!(rest_length(rig, j) > 0.0f) || !(rest_length(rig, (size_t)p) > 0.0f))
-            return rune_fail(err, RUNE_E_INVALID, "joint: the chain to %s has a bone of zero length at rest",
-                             rune_rig_joint_name(rig, j, a, sizeof a));
-        return RUNE_OK;
+        double lower = rest_length(rig, j), upper = rest_length(rig, (size_t)p);
+        rune_status st = check_bone(upper, upper + lower, rig, j, err);
+        return st ? st : check_bone(lower, upper + lower, rig, j, err);
     }
     if (c->root < 0 || (size_t)c->root >= rune_rig_joint_count(rig))
         return bad(err, "root", c->mode == RUNE_CONTROL_CHAIN ? "missing or outside the rig (a chain needs one)"
                                                                : "outside the rig");
     size_t count = 1;
-    float length = 0.0f;
+    double length = 0.0;
     int32_t k = (int32_t)j;
     while (k >= 0 && k != c->root) {
         length += rest_length(rig, (size_t)k);
@@ -93,14 +110,20 @@ static rune_status check_chain(const rune_rig *rig, const rune_control *c, rune_
     if (count > RUNE_IK_MAX_CHAIN)
         return rune_fail(err, RUNE_E_INVALID, "root: the chain from %s has %zu joints (at most %d)",
                          rune_rig_joint_name(rig, (size_t)c->root, a, sizeof a), count, RUNE_IK_MAX_CHAIN);
-    if (!(length > 0.0f))
+    if (length == 0.0)
         return rune_fail(err, RUNE_E_INVALID, "root: the chain from %s has zero length at rest",
                          rune_rig_joint_name(rig, (size_t)c->root, a, sizeof a));
+    if (!(length > 1e-12)) /* the chain solver's least length */
+        return rune_fail(err, RUNE_E_INVALID,
+                         "root: the chain from %s has length %g at rest, shorter than the 1e-12 the solver can turn",
+                         rune_rig_joint_name(rig, (size_t)c->root, a, sizeof a), length);
     return RUNE_OK;
 }
 
 rune_status rune_control_check(const rune_rig *rig, const rune_control *c, rune_error *err)
 {
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, c, "control");
     if ((unsigned)c->mode >= RUNE_CONTROL_MODE_COUNT)
         return bad(err, "type", "unknown");
     if (c->joint < 0 || (size_t)c->joint >= rune_rig_joint_count(rig))
@@ -126,13 +149,17 @@ rune_status rune_control_check(const rune_rig *rig, const rune_control *c, rune_
     case RUNE_CONTROL_AIM: {
         if (!vec_ok(c->forward) || !vec_ok(c->up) || !vec_ok(c->offset))
             return bad(err, "forward", "forward, up and offset must be finite");
-        rune_vec3 x = rune_v3_cross(c->forward, c->up);
-        float f2 = rune_v3_dot(c->forward, c->forward), u2 = rune_v3_dot(c->up, c->up);
-        if (!(f2 > 1e-12f))
+        /* directions: any length but zero, compared as unit vectors in
+         * double (a forward of 1e18 squares past float range) */
+        double f[3] = {c->forward.x, c->forward.y, c->forward.z}, u[3] = {c->up.x, c->up.y, c->up.z};
+        double fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]), ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (!(fl > 0.0))
             return bad(err, "forward", "zero");
-        if (!(u2 > 1e-12f))
+        if (!(ul > 0.0))
             return bad(err, "up", "zero");
-        if (!(rune_v3_dot(x, x) > 1e-6f * f2 * u2))
+        double x = (f[1] * u[2] - f[2] * u[1]) / (fl * ul), y = (f[2] * u[0] - f[0] * u[2]) / (fl * ul),
+               z = (f[0] * u[1] - f[1] * u[0]) / (fl * ul);
+        if (!(x * x + y * y + z * z > 1e-6))
             return bad(err, "up", "parallel to forward");
         if (!isfinite(c->limit))
             return bad(err, "limit", "not finite");

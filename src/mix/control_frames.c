@@ -78,17 +78,16 @@ size_t rune__control_path(const rune_rig *rig, const rune_pose *pose, int32_t jo
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < 3; k++)
                 lin[c * 3 + k] *= s3[c];
-        if (!up) {
-            out->p = t, out->r = r;
-            for (int k = 0; k < 9; k++)
-                out->a[k] = lin[k];
-            continue;
-        }
-        out->p = rune_v3_add(up->p, apply3(up->a, t));
-        out->r = rune_q_normalize(rune_q_mul(up->r, r));
+        /* every element clamped as the rig's model matrices are: scales
+         * of 1e18 down a chain would otherwise reach infinity, then NaN */
+        rune_vec3 p = up ? rune_v3_add(up->p, apply3(up->a, t)) : t;
+        out->p = rune_v3(rune_clamp_magnitude(p.x), rune_clamp_magnitude(p.y), rune_clamp_magnitude(p.z));
+        out->r = up ? rune_q_normalize(rune_q_mul(up->r, r)) : r;
         for (int c = 0; c < 3; c++) {
-            rune_vec3 col = apply3(up->a, rune_v3(lin[c * 3], lin[c * 3 + 1], lin[c * 3 + 2]));
-            out->a[c * 3] = col.x, out->a[c * 3 + 1] = col.y, out->a[c * 3 + 2] = col.z;
+            rune_vec3 col = rune_v3(lin[c * 3], lin[c * 3 + 1], lin[c * 3 + 2]);
+            col = up ? apply3(up->a, col) : col;
+            out->a[c * 3] = rune_clamp_magnitude(col.x), out->a[c * 3 + 1] = rune_clamp_magnitude(col.y),
+            out->a[c * 3 + 2] = rune_clamp_magnitude(col.z);
         }
     }
     s->scaled = scaled;

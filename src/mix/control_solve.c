@@ -121,13 +121,21 @@ void rune__control_solve(const rune_rig *rig, const rune_control *c, ctl_scratch
     }
 }
 
+/* Lengths and angles of the measure in double: a chain of 1e18 offsets
+ * puts its effector 2e19 from a goal, whose square overflows a float. */
+static double length_of(rune_vec3 a)
+{
+    return sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z);
+}
+
 static float angle_between(rune_vec3 a, rune_vec3 b)
 {
-    float la = sqrtf(rune_v3_dot(a, a)), lb = sqrtf(rune_v3_dot(b, b));
-    if (!(la > 0.0f) || !(lb > 0.0f))
+    double la = length_of(a), lb = length_of(b);
+    if (!(la > 0.0) || !(lb > 0.0))
         return 0.0f;
-    rune_vec3 x = rune_v3_cross(a, b);
-    return atan2f(sqrtf(rune_v3_dot(x, x)), rune_v3_dot(a, b));
+    double ax = a.x / la, ay = a.y / la, az = a.z / la, bx = b.x / lb, by = b.y / lb, bz = b.z / lb;
+    double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    return (float)atan2(sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz);
 }
 
 void rune_control_measure(const rune_rig *rig, const rune_pose *pose, const rune_control *c, void *scratch,
@@ -156,7 +164,8 @@ void rune_control_measure(const rune_rig *rig, const rune_pose *pose, const rune
         float d = fabsf(rune_q_dot(rune_q_normalize(f->r), rune_q_normalize(c->target_r)));
         out->error = 2.0f * acosf(d < 1.0f ? d : 1.0f);
     } else {
-        rune_vec3 d = rune_v3_sub(f->p, c->target);
-        out->error = sqrtf(rune_v3_dot(d, d));
+        double dx = (double)f->p.x - c->target.x, dy = (double)f->p.y - c->target.y,
+               dz = (double)f->p.z - c->target.z;
+        out->error = (float)sqrt(dx * dx + dy * dy + dz * dz);
     }
 }

@@ -371,7 +371,8 @@ size_t KERNEL(rune__mix_overlay)(const mix_view *src, const float *f, const floa
 }
 
 /* Scale of an additive layer: out's scale times 1 + w (layer / ref - 1),
- * a zero reference reading as 1, the ratio clamped. */
+ * a zero reference reading as 1, the ratio clamped to +-1e6 and the
+ * result to +-RUNE_MAX_MAGNITUDE. */
 static void add_scale(const mix_view *out, const mix_view *layer, const mix_view *ref, const float *restrict weight,
                       size_t n)
 {
@@ -390,9 +391,10 @@ static void add_scale(const mix_view *out, const mix_view *layer, const mix_view
         ratio_y = ratio_y < MAX_RATIO ? (ratio_y > -MAX_RATIO ? ratio_y : -MAX_RATIO) : MAX_RATIO;
         ratio_z = ratio_z < MAX_RATIO ? (ratio_z > -MAX_RATIO ? ratio_z : -MAX_RATIO) : MAX_RATIO;
         float sx = osx[i], sy = osy[i], sz = osz[i];
-        osx[i] = w > 0.0f ? sx * (1.0f + w * (ratio_x - 1.0f)) : sx;
-        osy[i] = w > 0.0f ? sy * (1.0f + w * (ratio_y - 1.0f)) : sy;
-        osz[i] = w > 0.0f ? sz * (1.0f + w * (ratio_z - 1.0f)) : sz;
+        /* and the product saturates: each layer may multiply by 1e6 */
+        osx[i] = w > 0.0f ? rune_clamp_magnitude(sx * (1.0f + w * (ratio_x - 1.0f))) : sx;
+        osy[i] = w > 0.0f ? rune_clamp_magnitude(sy * (1.0f + w * (ratio_y - 1.0f))) : sy;
+        osz[i] = w > 0.0f ? rune_clamp_magnitude(sz * (1.0f + w * (ratio_z - 1.0f))) : sz;
     }
 }
 

@@ -3,12 +3,14 @@
  * allocates. */
 #include "rune/play.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <string.h>
 
 rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
                                    rune_error *err)
 {
+    RUNE_REQUIRE(err, q, "q");
     alloc = rune__alloc_or_default(alloc);
     memset(q, 0, sizeof *q);
     q->alloc = *alloc;

@@ -3,6 +3,7 @@
  * mapping never reuses a stale binding. Load-time code. */
 #include "rune/rig.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 typedef struct binding_entry {
     uint64_t clip_serial;
@@ -20,6 +21,7 @@ struct rune_binding_cache {
 
 rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
     alloc = rune__alloc_or_default(alloc);
     rune_binding_cache *c = rune__calloc(alloc, 1, sizeof *c);
     if (!c)
@@ -43,6 +45,10 @@ void rune_binding_cache_destroy(rune_binding_cache *c)
 rune_status rune_binding_cache_acquire(rune_binding_cache *c, const rune_rig *rig, const rune_clip *clip,
                                        const rune_retarget *retarget, const rune_binding **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, c, "cache");
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, clip, "clip");
+    RUNE_REQUIRE(err, out, "out");
     uint32_t retarget_id = rune_retarget_id(retarget);
     uint64_t serial = rune_clip_serial(clip), layout = rune_rig_layout_signature(rig);
     for (size_t i = 0; i < c->count; i++) {

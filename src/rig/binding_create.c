@@ -4,10 +4,14 @@
 #include "rig_internal.h"
 #include "retarget_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, const rune_retarget *retarget,
                                 const rune_allocator *alloc, rune_binding **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, clip, "clip");
+    RUNE_REQUIRE(err, out, "out");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     if (!retarget)

@@ -5,7 +5,9 @@
 #include "rune/rig.h"
 #include "rig_internal.h"
 #include "../base/alloc.h"
+#include "../base/name_index.h"
 #include "../clip/sample_dest.h"
+#include "../base/require.h"
 
 #include <string.h>
 
@@ -27,33 +29,28 @@ struct rune_binding {
     const sample_plan *plan;
 };
 
-/* How many tracks of the clip carry this part name. */
-static size_t clip_part_count(const rune_clip *clip, const char *part)
+/* The joint track t drives: the joint of the same parent and part, else
+ * the one joint of its part when the clip has one track of that part
+ * (`parts` counts the clip's tracks by part), else -1. */
+static int32_t match_track(const rune_rig *rig, const rune_clip *clip, const rune__name_index *parts, size_t t)
 {
-    size_t n = 0;
-    for (size_t t = 0; t < rune_clip_track_count(clip); t++)
-        n += strcmp(rune_clip_track_part(clip, t), part) == 0;
-    return n;
+    const char *part = rune_clip_track_part(clip, t);
+    int32_t j = rune__rig_find_pair(rig, rune_clip_track_parent(clip, t), part);
+    if (j >= 0)
+        return j;
+    uint32_t in_rig, in_clip;
+    j = rune__rig_find_part(rig, part, &in_rig);
+    rune__name_index_find(parts, NULL, 0, part, &in_clip);
+    return in_rig == 1 && in_clip == 1 ? j : -1;
 }
 
-static int32_t match_track(const rune_rig *rig, const rune_clip *clip, size_t t)
+/* The clip's tracks counted by part name; false: out of memory. */
+static bool index_parts(const rune_clip *clip, rune__name_index *parts)
 {
-    const char *parent = rune_clip_track_parent(clip, t);
-    const char *part = rune_clip_track_part(clip, t);
-    size_t n = rune_rig_joint_count(rig);
-    int32_t only = -1;
-    size_t same_part = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (strcmp(rune_rig_part(rig, j), part) != 0)
-            continue;
-        if (strcmp(rune_rig_parent_part(rig, j), parent) == 0)
-            return (int32_t)j; /* (parent, part) pairs are unique in a rig */
-        only = (int32_t)j;
-        same_part++;
-    }
-    if (same_part == 1 && clip_part_count(clip, part) == 1)
-        return only;
-    return -1;
+    for (size_t t = 0; t < rune_clip_track_count(clip); t++)
+        if (!rune__name_index_add(parts, NULL, 0, rune_clip_track_part(clip, t), (int32_t)t))
+            return false;
+    return true;
 }
 
 rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const rune_clip *source, rune_clip *owned,
@@ -89,14 +86,23 @@ rune_status rune__binding_make(const rune_rig *rig, const rune_clip *clip, const
     b->track_of_joint = lanes;
     for (size_t j = 0; j < joints; j++)
         lanes[j] = -1;
+    rune__name_index parts;
+    rune__name_index_init(&parts, alloc);
+    if (!index_parts(clip, &parts)) {
+        rune__name_index_release(&parts);
+        rune_status st = rune_fail(err, RUNE_E_NOMEM, "out of memory binding clip \"%s\"", rune_clip_id(source));
+        rune_binding_destroy(b);
+        return st;
+    }
     for (size_t t = 0; t < tracks; t++) {
-        map[t] = match_track(rig, clip, t);
+        map[t] = match_track(rig, clip, &parts, t);
         /* (parent, part) pairs are unique, so bound tracks drive distinct joints */
         if (map[t] >= 0) {
             lanes[map[t]] = (int32_t)t;
             b->bound++;
         }
     }
+    rune__name_index_release(&parts);
     /* the samplers' plan follows the lane map just made */
     b->plan_bytes = rune__sample_plan_bytes(clip, lanes, joints);
     b->plan_block = b->plan_bytes ? rune__calloc(alloc, 1, b->plan_bytes) : NULL;
@@ -174,6 +180,8 @@ void rune_binding_sample(const rune_binding *b, float t, rune_pose *pose)
 rune_status rune_binding_sampler_create(const rune_binding *b, rune_simd_level level, const rune_allocator *alloc,
                                         rune_sample_cache **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, b, "binding");
+    RUNE_REQUIRE(err, out, "out");
     return rune__sample_cache_create_planned(b->clip, b->track_of_joint, b->joint_count, b->plan, level, alloc, out,
                                              err);
 }

@@ -182,11 +182,6 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
         model_chain(local, parent, first, n, false, model);
 }
 #else
-static inline float clamp_element(float v)
-{
-    return v < RUNE_MAX_MAGNITUDE ? (v > -RUNE_MAX_MAGNITUDE ? v : -RUNE_MAX_MAGNITUDE) : RUNE_MAX_MAGNITUDE;
-}
-
 void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, size_t first, size_t n, bool clamp,
                                rune_mat4 *model)
 {
@@ -207,7 +202,7 @@ void KERNEL(rune__model_chain)(const local_out *local, const int32_t *parent, si
                 col[c * 4 + r] = p[8 + r] * l[c * 3 + 2] + v;
             }
         for (int e = 0; e < 16; e++)
-            out[e] = clamp ? clamp_element(col[e]) : col[e];
+            out[e] = clamp ? rune_clamp_magnitude(col[e]) : col[e];
         out[3] = out[7] = out[11] = 0.0f;
         out[15] = 1.0f;
     }

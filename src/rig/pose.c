@@ -4,6 +4,7 @@
 #include "rune/rig.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
+#include "../base/require.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -12,17 +13,21 @@ enum { CHANNELS = 11, ALIGN = 64 }; /* ALIGN: rune__line_align's boundary */
 
 rune_status rune_pose_init(rune_pose *pose, size_t count, const rune_allocator *alloc, rune_error *err)
 {
+    RUNE_REQUIRE(err, pose, "pose");
     return rune_pose_init_curves(pose, count, 0, alloc, err);
 }
 
 rune_status rune_pose_init_rig(rune_pose *pose, const rune_rig *rig, const rune_allocator *alloc, rune_error *err)
 {
+    RUNE_REQUIRE(err, pose, "pose");
+    RUNE_REQUIRE(err, rig, "rig");
     return rune_pose_init_curves(pose, rune_rig_joint_count(rig), rune_rig_curve_count(rig), alloc, err);
 }
 
 rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t curves, const rune_allocator *alloc,
                                   rune_error *err)
 {
+    RUNE_REQUIRE(err, pose, "pose");
     alloc = rune__alloc_or_default(alloc);
     memset(pose, 0, sizeof *pose);
     pose->alloc = *alloc;

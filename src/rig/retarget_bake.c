@@ -119,7 +119,8 @@ static rune_vec3 apply3(const float a[9], rune_vec3 v)
 
 /* The top joint's local translation: its source's model travel from rest,
  * scaled, added to its own rest position, back through its parent at rest
- * and its frame. */
+ * and its frame; saturated at +-RUNE_MAX_MAGNITUDE (a source key of 1e18
+ * on a rig half as tall would go past it). */
 static rune_vec3 top_translation(const bake *b, size_t t)
 {
     const rune_retarget *rt = b->rt;
@@ -129,7 +130,9 @@ static rune_vec3 top_translation(const bake *b, size_t t)
     rune_xform f = rune_rig_frame(b->target, t);
     rune_vec3 v = rune_q_rotate(rune_q_conjugate(f.r), rune_v3_sub(apply3(rt->parent_inverse, rune_v3_sub(at, rt->parent_origin)), f.t));
     rune_vec3 s = rune_rig_frame_scale(b->target, t);
-    return rune_v3(s.x != 0.0f ? v.x / s.x : 0.0f, s.y != 0.0f ? v.y / s.y : 0.0f, s.z != 0.0f ? v.z / s.z : 0.0f);
+    return rune_v3(rune_clamp_magnitude(s.x != 0.0f ? v.x / s.x : 0.0f),
+                   rune_clamp_magnitude(s.y != 0.0f ? v.y / s.y : 0.0f),
+                   rune_clamp_magnitude(s.z != 0.0f ? v.z / s.z : 0.0f));
 }
 
 /* Every target key at time `time`, appended to b->poses. */

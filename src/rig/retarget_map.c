@@ -6,6 +6,8 @@
 #include "retarget_internal.h"
 #include "rig_internal.h"
 #include "../base/alloc.h"
+#include "../base/name_index.h"
+#include "../base/require.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -93,6 +95,15 @@ static void map_joint(rune_retarget *r, int32_t s, size_t t, rune_retarget_match
     r->mapped++;
 }
 
+/* Why map[i]'s name finds no joint of the source or target rig (`which`). */
+static rune_status unresolved(const rune_rig *rig, const char *name, size_t i, const char *which, rune_error *err)
+{
+    int32_t j;
+    rune__rig_find_in(rig, name, which, &j, err);
+    rune_error_prefix(err, "map[%zu]: ", i);
+    return err ? (err->status = RUNE_E_INVALID) : RUNE_E_INVALID; /* a bad map, whichever the reason */
+}
+
 /* The explicit pairs; a source joint a pair maps to NULL is marked with
  * target_of = -2 (kept out of name matching). */
 static rune_status map_explicit(rune_retarget *r, const rune_rig *src, const rune_rig *dst,
@@ -102,7 +113,7 @@ static rune_status map_explicit(rune_retarget *r, const rune_rig *src, const run
         const char *sn = map[i].source ? map[i].source : "", *tn = map[i].target;
         int32_t s = rune_rig_find(src, sn);
         if (s < 0)
-            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: no joint \"%s\" in the source rig", i, sn);
+            return unresolved(src, sn, i, "the source rig", err);
         if (r->target_of[s] != -1)
             return rune_fail(err, RUNE_E_INVALID, "map[%zu]: source joint \"%s\" is mapped twice", i, sn);
         if (!tn) {
@@ -111,7 +122,7 @@ static rune_status map_explicit(rune_retarget *r, const rune_rig *src, const run
         }
         int32_t t = rune_rig_find(dst, tn);
         if (t < 0)
-            return rune_fail(err, RUNE_E_INVALID, "map[%zu]: no joint \"%s\" in the target rig", i, tn);
+            return unresolved(dst, tn, i, "the target rig", err);
         if (r->source_of[t] >= 0)
             return rune_fail(err, RUNE_E_INVALID, "map[%zu]: target joint \"%s\" is mapped twice", i, tn);
         map_joint(r, s, (size_t)t, RUNE_RETARGET_EXPLICIT);
@@ -119,8 +130,8 @@ static rune_status map_explicit(rune_retarget *r, const rune_rig *src, const run
     return RUNE_OK;
 }
 
-/* The one free source joint whose name (in the form `key` gives) is the
- * target joint's, when exactly one joint of each rig has that name; -1. */
+/* A joint's name in one of the forms names are matched in: full
+ * ("parent/part"), part alone, normalized (rune_retarget_normalize). */
 typedef const char *(*name_key)(const rune_rig *rig, size_t j, char *buf, size_t size);
 
 static const char *full_name(const rune_rig *rig, size_t j, char *buf, size_t size)
@@ -137,31 +148,39 @@ static const char *normal_name(const rune_rig *rig, size_t j, char *buf, size_t 
     return rune_retarget_normalize(rune_rig_part(rig, j), buf, size);
 }
 
-static size_t named(const rune_rig *rig, name_key key, const char *name, int32_t *which)
+/* Every joint of the rig under its name in the form `key` gives. */
+static bool index_names(const rune_rig *rig, name_key key, rune__name_index *x)
 {
     char buf[256];
-    size_t n = 0;
     for (size_t j = 0; j < rune_rig_joint_count(rig); j++)
-        if (strcmp(key(rig, j, buf, sizeof buf), name) == 0) {
-            *which = (int32_t)j;
-            n++;
-        }
-    return n;
+        if (!rune__name_index_add(x, NULL, 0, key(rig, j, buf, sizeof buf), (int32_t)j))
+            return false;
+    return true;
 }
 
-static void map_names(rune_retarget *r, const rune_rig *src, const rune_rig *dst, name_key key,
-                      rune_retarget_match how)
+/* Pairs each free target joint with the free source joint of its name
+ * (in the form `key` gives), where each rig has exactly one so named. */
+static rune_status map_names(rune_retarget *r, const rune_rig *src, const rune_rig *dst, name_key key,
+                             rune_retarget_match how, rune_error *err)
 {
+    rune__name_index in_src, in_dst;
+    rune__name_index_init(&in_src, &r->alloc);
+    rune__name_index_init(&in_dst, &r->alloc);
+    bool fine = index_names(src, key, &in_src) && index_names(dst, key, &in_dst);
     char name[256];
-    for (size_t t = 0; t < r->nt; t++) {
+    for (size_t t = 0; fine && t < r->nt; t++) {
         if (r->source_of[t] >= 0)
             continue;
         key(dst, t, name, sizeof name);
-        int32_t s = -1, other;
-        if (!name[0] || named(dst, key, name, &other) != 1 || named(src, key, name, &s) != 1 || r->target_of[s] != -1)
-            continue;
-        map_joint(r, s, t, how);
+        uint32_t in_target, in_source;
+        rune__name_index_find(&in_dst, NULL, 0, name, &in_target);
+        int32_t s = rune__name_index_find(&in_src, NULL, 0, name, &in_source);
+        if (name[0] && in_target == 1 && in_source == 1 && r->target_of[s] == -1)
+            map_joint(r, s, t, how);
     }
+    rune__name_index_release(&in_src);
+    rune__name_index_release(&in_dst);
+    return fine ? RUNE_OK : rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
 }
 
 /* Rest model rotations and positions of a rig. */
@@ -205,14 +224,6 @@ static float hip_height(const rune_mat4 *m, size_t n, size_t joint)
     return m[joint].m[12 + up] - lo[up];
 }
 
-static int depth(const rune_rig *rig, size_t j)
-{
-    int d = 0;
-    for (int32_t k = rune_rig_parent(rig, j); k >= 0; k = rune_rig_parent(rig, (size_t)k))
-        d++;
-    return d;
-}
-
 /* Column-major 3x3 inverse (zero when singular). */
 static void inverse3(const float *a, float *out)
 {
@@ -237,55 +248,77 @@ static void inverse3(const float *a, float *out)
         out[i] = (float)(inv[i] * k);
 }
 
+/* The top joint's rest data: the travel ratio (target hips height over
+ * the source's), both joints' rest positions, its parent's frame. */
+static rune_status top_rest(rune_retarget *r, const rune_rig *src, const rune_rig *dst, const rune_mat4 *sm,
+                            const rune_mat4 *tm, rune_error *err)
+{
+    size_t t = (size_t)r->top, s = (size_t)r->source_of[t];
+    float hs = hip_height(sm, r->ns, s), ht = hip_height(tm, r->nt, t);
+    float rs = rune_rig_height(src), rt = rune_rig_height(dst);
+    if (hs > 1e-6f * rs && ht > 1e-6f * rt)
+        r->scale = ht / hs;
+    else if (rs > 0.0f && rt > 0.0f)
+        r->scale = rt / rs;
+    /* travel is scaled by it: a ratio past 1e6 (rigs of 1e-30 and of 1 m)
+     * would carry keys past every bound, blamed on keys never written */
+    if (!(r->scale >= 1e-6f && r->scale <= 1e6f))
+        return rune_fail(err, RUNE_E_INVALID,
+                         "retarget: the target's hips are %g times as high as the source's (%g over %g); the ratio "
+                         "must lie within 1e-6..1e6",
+                         (double)r->scale, (double)ht, (double)hs);
+    r->source_rest = rune_v3(sm[s].m[12], sm[s].m[13], sm[s].m[14]);
+    r->target_rest = rune_v3(tm[t].m[12], tm[t].m[13], tm[t].m[14]);
+    int32_t p = rune_rig_parent(dst, t);
+    float lin[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    r->parent_origin = rune_v3(0, 0, 0);
+    if (p >= 0) {
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+                lin[c * 3 + k] = tm[p].m[c * 4 + k];
+        r->parent_origin = rune_v3(tm[p].m[12], tm[p].m[13], tm[p].m[14]);
+    }
+    inverse3(lin, r->parent_inverse);
+    return RUNE_OK;
+}
+
 /* Rest data: the offsets, the top joint, the travel ratio. */
 static rune_status prepare_rest(rune_retarget *r, const rune_rig *src, const rune_rig *dst, rune_error *err)
 {
-    rune_quat *sr, *tr;
-    rune_mat4 *sm, *tm;
+    rune_quat *sr = NULL, *tr = NULL;
+    rune_mat4 *sm = NULL, *tm = NULL;
     const rune_allocator *a = &r->alloc;
-    if (rest_of(src, a, &sr, &sm, err))
-        return RUNE_E_NOMEM;
-    if (rest_of(dst, a, &tr, &tm, err)) {
-        rune__free(a, sr, r->ns, sizeof *sr), rune__free(a, sm, r->ns, sizeof *sm);
-        return RUNE_E_NOMEM;
-    }
-    int best = 1 << 30;
-    for (size_t t = 0; t < r->nt; t++) {
-        int32_t s = r->source_of[t];
+    size_t *depth = NULL;
+    rune_status st = RUNE_OK;
+    if (rest_of(src, a, &sr, &sm, err) || rest_of(dst, a, &tr, &tm, err) ||
+        !(depth = rune__calloc(a, r->nt ? r->nt : 1, sizeof *depth)))
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    /* the top joint: the mapped one nearest the root (depths in one pass,
+     * parents first), the first of equals */
+    size_t best = SIZE_MAX;
+    for (size_t t = 0; !st && t < r->nt; t++) {
+        int32_t s = r->source_of[t], p = rune_rig_parent(dst, t);
+        depth[t] = p >= 0 ? depth[p] + 1 : 0;
         r->offset[t] = s >= 0 ? rune_q_normalize(rune_q_mul(rune_q_conjugate(sr[s]), tr[t])) : rune_q_identity();
-        if (s >= 0 && depth(dst, t) < best)
-            best = depth(dst, t), r->top = (int32_t)t;
+        if (s >= 0 && depth[t] < best)
+            best = depth[t], r->top = (int32_t)t;
     }
     r->scale = 1.0f;
-    if (r->top >= 0) {
-        size_t t = (size_t)r->top, s = (size_t)r->source_of[t];
-        float hs = hip_height(sm, r->ns, s), ht = hip_height(tm, r->nt, t);
-        float rs = rune_rig_height(src), rt = rune_rig_height(dst);
-        if (hs > 1e-6f * rs && ht > 1e-6f * rt)
-            r->scale = ht / hs;
-        else if (rs > 0.0f && rt > 0.0f)
-            r->scale = rt / rs;
-        r->source_rest = rune_v3(sm[s].m[12], sm[s].m[13], sm[s].m[14]);
-        r->target_rest = rune_v3(tm[t].m[12], tm[t].m[13], tm[t].m[14]);
-        int32_t p = rune_rig_parent(dst, t);
-        float lin[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        r->parent_origin = rune_v3(0, 0, 0);
-        if (p >= 0) {
-            for (int c = 0; c < 3; c++)
-                for (int k = 0; k < 3; k++)
-                    lin[c * 3 + k] = tm[p].m[c * 4 + k];
-            r->parent_origin = rune_v3(tm[p].m[12], tm[p].m[13], tm[p].m[14]);
-        }
-        inverse3(lin, r->parent_inverse);
-    }
+    if (!st && r->top >= 0)
+        st = top_rest(r, src, dst, sm, tm, err);
     rune__free(a, sr, r->ns, sizeof *sr), rune__free(a, sm, r->ns, sizeof *sm);
     rune__free(a, tr, r->nt, sizeof *tr), rune__free(a, tm, r->nt, sizeof *tm);
-    return RUNE_OK;
+    rune__free(a, depth, r->nt ? r->nt : 1, sizeof *depth);
+    return st;
 }
 
 rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const rune_retarget_pair *map, size_t count,
                                  const rune_allocator *alloc, rune_retarget **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, src, "source");
+    RUNE_REQUIRE(err, dst, "target");
+    RUNE_REQUIRE(err, out, "out");
+    RUNE_REQUIRE_ARRAY(err, map, "map", count, "count");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_retarget *r = rune__calloc(alloc, 1, sizeof *r);
@@ -310,13 +343,15 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
     if (!st)
         st = map_explicit(r, src, dst, map, map ? count : 0, err);
     if (!st) {
-        map_names(r, src, dst, full_name, RUNE_RETARGET_EXACT);
-        map_names(r, src, dst, part_name, RUNE_RETARGET_PART);
-        map_names(r, src, dst, normal_name, RUNE_RETARGET_NORMALIZED);
+        st = map_names(r, src, dst, full_name, RUNE_RETARGET_EXACT, err);
+        if (!st)
+            st = map_names(r, src, dst, part_name, RUNE_RETARGET_PART, err);
+        if (!st)
+            st = map_names(r, src, dst, normal_name, RUNE_RETARGET_NORMALIZED, err);
         for (size_t s = 0; s < r->ns; s++)
             if (r->target_of[s] == -2) /* kept out: unused */
                 r->target_of[s] = -1;
-        if (!r->mapped)
+        if (!st && !r->mapped)
             st = rune_fail(err, RUNE_E_INVALID, "retarget: no joint of the target rig maps to the source rig");
     }
     if (!st)

@@ -32,6 +32,16 @@ RUNE_API float rune__rig_box_height(const float lo[3], const float hi[3]);
  * retarget mapping's target must keep. */
 uint64_t rune__rig_joint_signature(const rune_rig *rig);
 
+/* The joint whose parent's part and own part are these ((parent part,
+ * part) pairs are unique in a rig; "" for a root's parent), or -1. */
+int32_t rune__rig_find_pair(const rune_rig *rig, const char *parent_part, const char *part);
+/* rune_rig_find_joint, its messages naming the rig as `rig_words` ("the
+ * source rig"). */
+rune_status rune__rig_find_in(const rune_rig *rig, const char *name, const char *rig_words, int32_t *joint,
+                              rune_error *err);
+/* The first joint named `part` and (*count) how many are; -1 when none. */
+int32_t rune__rig_find_part(const rune_rig *rig, const char *part, uint32_t *count);
+
 /* A binding of `clip` (sampled) made from `source`, owning `owned` (the
  * retargeted copy, or NULL; freed also on failure), `retarget_id` its
  * mapping's id or 0 (clip_binding.c). */

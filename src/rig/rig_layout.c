@@ -2,6 +2,9 @@
  * membership signature. */
 #include "rig_internal.h"
 #include "../base/alloc.h"
+#include "../base/name_index.h"
+#include "../base/names.h"
+#include "../base/require.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +26,11 @@ struct rune_rig {
     uint64_t joint_signature; /* joints alone */
     char **curve;             /* float curve names, in the order added */
     size_t curve_count, curve_cap;
+    /* lookups by name, so that building and resolving a rig of n joints
+     * costs O(n) whatever its names */
+    rune__name_index by_part;  /* part -> its first joint, how many share it */
+    rune__name_index by_pair;  /* (parent part, part) -> the one joint */
+    rune__name_index by_curve; /* curve name -> index */
 };
 
 static const char *parent_part(const rune_rig *rig, size_t j)
@@ -37,23 +45,10 @@ static int32_t resolve_parent(const rune_rig *rig, const char *name)
     if (!name || !name[0])
         return -1;
     const char *slash = strchr(name, '/');
-    int32_t found = -2;
-    for (size_t j = 0; j < rig->count; j++) {
-        bool match;
-        if (slash) {
-            size_t plen = (size_t)(slash - name);
-            const char *pp = parent_part(rig, j);
-            match = strlen(pp) == plen && strncmp(pp, name, plen) == 0 && strcmp(rig->part[j], slash + 1) == 0;
-        } else {
-            match = strcmp(rig->part[j], name) == 0;
-        }
-        if (match) {
-            if (found >= 0)
-                return -3;
-            found = (int32_t)j;
-        }
-    }
-    return found;
+    uint32_t count;
+    int32_t j = slash ? rune__name_index_find(&rig->by_pair, name, (size_t)(slash - name), slash + 1, &count)
+                      : rune__name_index_find(&rig->by_part, NULL, 0, name, &count);
+    return count == 0 ? -2 : (count > 1 ? -3 : j);
 }
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
@@ -183,10 +178,9 @@ static rune_status check_joint(const rune_rig *rig, const rune_joint_desc *d, si
                          "joints[%zu].parent: \"%s\" is ambiguous; write it as \"grandparent/part\"", index,
                          d->parent);
     const char *pp = p < 0 ? "" : rig->part[p];
-    for (size_t j = 0; j < rig->count; j++)
-        if (strcmp(rig->part[j], d->part) == 0 && strcmp(parent_part(rig, j), pp) == 0)
-            return rune_fail(err, RUNE_E_INVALID, "joints[%zu]: duplicate joint \"%s%s%s\"", index, pp,
-                             pp[0] ? "/" : "", d->part);
+    if (rune__name_index_find(&rig->by_pair, pp, strlen(pp), d->part, NULL) >= 0)
+        return rune_fail(err, RUNE_E_INVALID, "joints[%zu]: duplicate joint \"%s%s%s\"", index, pp,
+                         pp[0] ? "/" : "", d->part);
     *parent_out = p;
     return RUNE_OK;
 }
@@ -199,10 +193,16 @@ static rune_status append(rune_rig *rig, const rune_joint_desc *d, rune_error *e
     if (st)
         return st;
     char *name = rune__strdup(&rig->alloc, d->part);
-    if (!name || !reserve(rig, index + 1)) {
+    const char *pp = p < 0 ? "" : rig->part[p];
+    size_t len = strlen(d->part) + 1;
+    /* room made first, so that the joint goes into both indexes or none */
+    if (!name || !reserve(rig, index + 1) || !rune__name_index_reserve(&rig->by_part, 1, len) ||
+        !rune__name_index_reserve(&rig->by_pair, 1, strlen(pp) + len)) {
         rune__strfree(&rig->alloc, name);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory adding joint \"%s\"", d->part);
     }
+    rune__name_index_add(&rig->by_part, NULL, 0, name, (int32_t)index);
+    rune__name_index_add(&rig->by_pair, pp, strlen(pp), name, (int32_t)index);
     rig->part[index] = name;
     rig->parent[index] = p;
     rig->frame[index].t = d->frame.t;
@@ -217,12 +217,17 @@ static rune_status append(rune_rig *rig, const rune_joint_desc *d, rune_error *e
 rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
                             rune_rig **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, out, "out");
+    RUNE_REQUIRE_ARRAY(err, joints, "joints", count, "count");
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_rig *rig = rune__calloc(alloc, 1, sizeof *rig);
     if (!rig)
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating rig");
     rig->alloc = *alloc;
+    rune__name_index_init(&rig->by_part, alloc);
+    rune__name_index_init(&rig->by_pair, alloc);
+    rune__name_index_init(&rig->by_curve, alloc);
     if (!reserve(rig, count ? count : 1)) {
         rune_rig_destroy(rig);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory creating rig");
@@ -255,11 +260,16 @@ void rune_rig_destroy(rune_rig *rig)
     rune__free(&a, rig->frame, rig->cap, sizeof *rig->frame);
     rune__free(&a, rig->scale, rig->cap, sizeof *rig->scale);
     rune__free(&a, rig->lanes, LANE_CHANNELS * rig->lane_cap, sizeof *rig->lanes);
+    rune__name_index_release(&rig->by_part);
+    rune__name_index_release(&rig->by_pair);
+    rune__name_index_release(&rig->by_curve);
     rune__free(&a, rig, 1, sizeof *rig);
 }
 
 rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *joint, rune_error *err)
 {
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, joint, "joint");
     rune_status st = append(rig, joint, err);
     if (st)
         return st;
@@ -288,14 +298,12 @@ const char *rune_rig_curve_name(const rune_rig *rig, size_t curve)
 
 int32_t rune_rig_find_curve(const rune_rig *rig, const char *name)
 {
-    for (size_t c = 0; name && c < rig->curve_count; c++)
-        if (strcmp(rig->curve[c], name) == 0)
-            return (int32_t)c;
-    return -1;
+    return name ? rune__name_index_find(&rig->by_curve, NULL, 0, name, NULL) : -1;
 }
 
 rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index, rune_error *err)
 {
+    RUNE_REQUIRE(err, rig, "rig");
     int32_t have = rune_rig_find_curve(rig, name);
     if (have >= 0) {
         if (index)
@@ -305,8 +313,9 @@ rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index,
     if (!name || !name[0])
         return rune_fail(err, RUNE_E_INVALID, "curve: empty name");
     char *copy = rune__strdup(&rig->alloc, name);
-    if (!copy || !rune__grow(&rig->alloc, (void **)&rig->curve, &rig->curve_cap, rig->curve_count + 1,
-                             sizeof *rig->curve)) {
+    if (!copy ||
+        !rune__grow(&rig->alloc, (void **)&rig->curve, &rig->curve_cap, rig->curve_count + 1, sizeof *rig->curve) ||
+        !rune__name_index_add(&rig->by_curve, NULL, 0, copy, (int32_t)rig->curve_count)) {
         rune__strfree(&rig->alloc, copy);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory adding curve \"%s\"", name);
     }
@@ -314,7 +323,9 @@ rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index,
     if (index)
         *index = (uint32_t)rig->curve_count;
     rig->curve_count++;
-    update_signature(rig);
+    /* the signature hashes the curves after the joints: one more name
+     * continues it (update_signature would hash every name again) */
+    rig->signature = fnv(rig->signature, copy, strlen(copy) + 1);
     rig->topology_revision++;
     return RUNE_OK;
 }
@@ -346,6 +357,48 @@ const char *rune_rig_joint_name(const rune_rig *rig, size_t j, char *buf, size_t
     const char *pp = parent_part(rig, j);
     snprintf(buf, size, "%s%s%s", pp, pp[0] ? "/" : "", rig->part[j]);
     return buf;
+}
+
+rune_status rune__rig_find_in(const rune_rig *rig, const char *name, const char *rig_words, int32_t *joint,
+                              rune_error *err)
+{
+    int32_t r = name ? resolve_parent(rig, name) : -2;
+    *joint = r >= 0 ? r : -1;
+    if (r >= 0)
+        return RUNE_OK;
+    char a[RUNE_NAME_SUGGEST_MAX], b[RUNE_NAME_SUGGEST_MAX], hint[RUNE_NAME_SUGGEST_MAX + 32];
+    if (r == -3) { /* the first two of that part (a scan: the error path) */
+        const char *slash = strchr(name, '/'), *part = slash ? slash + 1 : name;
+        size_t first = (size_t)rune__name_index_find(&rig->by_part, NULL, 0, part, NULL), second = first + 1;
+        while (strcmp(rig->part[second], part) != 0)
+            second++;
+        return rune_fail(err, RUNE_E_INVALID,
+                         "\"%s\" is ambiguous in %s: it matches %s and %s (name it as parent/part)", name,
+                         rig_words, rune_rig_joint_name(rig, first, a, sizeof a), rune_rig_joint_name(rig, second, b, sizeof b));
+    }
+    rune__name_match m;
+    rune__match_init(&m, name);
+    for (size_t j = 0; j < rig->count; j++)
+        rune__match_offer(&m, rune_rig_joint_name(rig, j, a, sizeof a));
+    return rune_fail(err, RUNE_E_NOT_FOUND, "no joint \"%s\" in %s%s", name ? name : "", rig_words,
+                     rune__match_hint(&m, hint, sizeof hint));
+}
+
+rune_status rune_rig_find_joint(const rune_rig *rig, const char *name, int32_t *joint, rune_error *err)
+{
+    RUNE_REQUIRE(err, rig, "rig");
+    RUNE_REQUIRE(err, joint, "joint");
+    return rune__rig_find_in(rig, name, "the rig", joint, err);
+}
+
+int32_t rune__rig_find_pair(const rune_rig *rig, const char *parent_part, const char *part)
+{
+    return rune__name_index_find(&rig->by_pair, parent_part, strlen(parent_part), part, NULL);
+}
+
+int32_t rune__rig_find_part(const rune_rig *rig, const char *part, uint32_t *count)
+{
+    return rune__name_index_find(&rig->by_part, NULL, 0, part, count);
 }
 
 int32_t rune_rig_find(const rune_rig *rig, const char *name)

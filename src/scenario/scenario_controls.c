@@ -108,16 +108,7 @@ static rune_status load_solver(json_t *c, const char *path, rune__arena *arena, 
         return st;
     k->iterations = (uint32_t)iterations;
     k->has_target_r = json_object_get(c, "target_r") != NULL;
-    if (k->mode == RUNE_CONTROL_AIM) {
-        rune_vec3 x = rune_v3_cross(k->forward, k->up);
-        if (!(rune_v3_dot(k->forward, k->forward) > 1e-12f))
-            return bad(err, path, "forward", "zero");
-        if (!(rune_v3_dot(k->up, k->up) > 1e-12f))
-            return bad(err, path, "up", "zero");
-        if (!(rune_v3_dot(x, x) > 1e-6f * rune_v3_dot(k->forward, k->forward) * rune_v3_dot(k->up, k->up)))
-            return bad(err, path, "up", "parallel to forward");
-    }
-    return RUNE_OK;
+    return RUNE_OK; /* the geometry is rune_control_check's, before the first frame */
 }
 
 rune_status rune__scenario_load_control(json_t *c, const char *path, rune__arena *arena, rune_command *d,

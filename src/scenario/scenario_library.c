@@ -3,6 +3,7 @@
  * by the library's own calls. Errors name the document's JSON path. */
 #include "rune/io.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <stdlib.h>
 
@@ -47,10 +48,10 @@ static rune_status add_graph(rune_library *lib, const rune_scenario *s, size_t g
         }
         for (size_t k = 0; !st && k < sl->mask_count; k++, mat++) {
             md[mat] = sl->mask[k];
-            md[mat].joint = rune_rig_find(rig, sl->mask_joints[k]);
-            if (md[mat].joint < 0)
-                st = rune_fail(err, RUNE_E_INVALID, "layers[%zu].mask[%zu].joint: no joint \"%s\" in the rig", li, k,
-                               sl->mask_joints[k]);
+            if (rune_rig_find_joint(rig, sl->mask_joints[k], &md[mat].joint, err)) {
+                rune_error_prefix(err, "layers[%zu].mask[%zu].joint: ", li, k);
+                st = err ? (err->status = RUNE_E_INVALID) : RUNE_E_INVALID;
+            }
         }
     }
     if (!st) {
@@ -76,12 +77,17 @@ static rune_status check_map(const rune_scenario *s, size_t k, const rune_rig *s
     const rune_scenario_retarget *m = &s->retargets[k];
     const char *id = s->source_rigs[m->from].id;
     for (size_t i = 0; i < m->map_count; i++) {
-        if (rune_rig_find(src, m->map[i].source) < 0)
+        int32_t j;
+        rune_status st = rune_rig_find_joint(src, m->map[i].source, &j, err);
+        if (st == RUNE_E_NOT_FOUND)
             return rune_fail(err, RUNE_E_INVALID, "retargets[%zu].map.%s: no joint \"%s\" in source rig \"%s\"", k,
                              m->map[i].source, m->map[i].source, id);
-        if (m->map[i].target && rune_rig_find(dst, m->map[i].target) < 0)
-            return rune_fail(err, RUNE_E_INVALID, "retargets[%zu].map.%s: no joint \"%s\" in the rig", k,
-                             m->map[i].source, m->map[i].target);
+        if (st) /* ambiguous */
+            rune_error_prefix(err, "retargets[%zu].map.%s: source rig \"%s\": ", k, m->map[i].source, id);
+        else if (m->map[i].target && (st = rune_rig_find_joint(dst, m->map[i].target, &j, err)))
+            rune_error_prefix(err, "retargets[%zu].map.%s: ", k, m->map[i].source);
+        if (st)
+            return err ? (err->status = RUNE_E_INVALID) : RUNE_E_INVALID;
     }
     return RUNE_OK;
 }
@@ -140,6 +146,8 @@ static rune_status make_retargets(const rune_scenario *s, const rune_rig *dst, r
 rune_status rune_scenario_library(const rune_scenario *s, const rune_allocator *alloc, rune_library **out,
                                   rune_error *err)
 {
+    RUNE_REQUIRE(err, s, "scenario");
+    RUNE_REQUIRE(err, out, "out");
     rune_library *lib;
     rune_status st = rune_library_create(s->joints, s->joint_count, alloc, &lib, err);
     if (st) {

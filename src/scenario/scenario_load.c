@@ -4,6 +4,7 @@
 #include "json_read.h"
 #include "scenario_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <float.h>
 #include <math.h>
@@ -509,6 +510,8 @@ static rune_status finish(json_t *root, json_error_t *jerr, const char *name, un
 rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
                                     rune_error *err)
 {
+    RUNE_REQUIRE(err, path, "path");
+    RUNE_REQUIRE(err, out, "out");
     json_error_t jerr;
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -523,6 +526,8 @@ rune_status rune_scenario_load_file(const char *path, const rune_allocator *allo
 rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
                                             const rune_allocator *alloc, rune_scenario **out, rune_error *err)
 {
+    RUNE_REQUIRE(err, text, "text");
+    RUNE_REQUIRE(err, out, "out");
     json_error_t jerr;
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
     return finish(root, &jerr, name ? name : "<memory>", flags, alloc, out, err);

@@ -7,6 +7,7 @@
 #include "rune/io.h"
 #include "scenario_internal.h"
 #include "../base/alloc.h"
+#include "../base/require.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -197,6 +198,7 @@ static void collect(void *user, const rune_event *e)
 rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *alloc, rune_frame_fn fn, void *user,
                               rune_error *err)
 {
+    RUNE_REQUIRE(err, s, "scenario");
     runner r;
     memset(&r, 0, sizeof r);
     r.s = s;

@@ -5,6 +5,7 @@
  * control is keyed by its name's first use in the document. */
 #include "scenario_internal.h"
 #include "../base/alloc.h"
+#include "../base/name_index.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,19 +46,22 @@ rune_status rune__run_controls_prepare(run_controls *rc, const rune_scenario *s,
         return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
     for (size_t i = 0; i < n; i++)
         rc->live[i] = -1;
-    for (size_t i = 0; i < n; i++) {
+    rune__name_index first; /* each control name's first command */
+    rune__name_index_init(&first, alloc);
+    rune_status st = RUNE_OK;
+    for (size_t i = 0; !st && i < n; i++) {
         const rune_command *c = &s->commands[i];
         if (c->kind != RUNE_CMD_CONTROL)
             continue;
-        size_t first = 0;
-        while (s->commands[first].kind != RUNE_CMD_CONTROL || strcmp(s->commands[first].target, c->target) != 0)
-            first++;
-        rc->id[i] = (uint32_t)first + 1;
-        rune_status st = c->remove ? RUNE_OK : prepare_one(lib, c, rc->id[i], &rc->control[i], err);
-        if (st)
-            return st;
+        if (!rune__name_index_add(&first, NULL, 0, c->target, (int32_t)i)) {
+            st = rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
+            break;
+        }
+        rc->id[i] = (uint32_t)rune__name_index_find(&first, NULL, 0, c->target, NULL) + 1;
+        st = c->remove ? RUNE_OK : prepare_one(lib, c, rc->id[i], &rc->control[i], err);
     }
-    return RUNE_OK;
+    rune__name_index_release(&first);
+    return st;
 }
 
 rune_status rune__run_controls_apply(run_controls *rc, rune_character *ch, const rune_scenario *s, size_t i,

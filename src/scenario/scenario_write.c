@@ -3,6 +3,7 @@
  * jansson object), so a mocap clip is megabytes, not tens of them, and
  * still reads and diffs by line. */
 #include "rune/io.h"
+#include "../base/require.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -113,6 +114,8 @@ static bool write_clip(FILE *f, const rune_sequence_desc *c, bool first)
 
 rune_status rune_scenario_write(const rune_document_desc *imp, FILE *f, rune_error *err)
 {
+    RUNE_REQUIRE(err, imp, "doc");
+    RUNE_REQUIRE(err, f, "f");
     bool ok = fputs("{\"rig\": {\"joints\": [", f) != EOF;
     for (size_t j = 0; ok && j < imp->joint_count; j++)
         ok = put(f, j ? ",\n  " : "\n  ", joint_json(&imp->joints[j]));

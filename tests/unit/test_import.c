@@ -511,6 +511,31 @@ static void test_gltf_morph_weights(void **state)
     rune_import_destroy(imp);
 }
 
+/* Accessors whose bufferView claims a byteStride of 2^62: n - 1 strides
+ * of it wrap to 0 in 64 bits, which once passed the bounds check and read
+ * far outside the buffer. assimp reads the stride as 32 bits (0: packed)
+ * and imports the file; rune's own reader must refuse the layout and keep
+ * assimp's keys, for a CUBICSPLINE translation and a LINEAR "weights"
+ * channel alike. */
+static void test_gltf_hostile_stride(void **state)
+{
+    (void)state;
+    static const char *const files[] = {RUNE_TEST_DATA "/fixtures/hostile_stride.gltf",
+                                        RUNE_TEST_DATA "/fixtures/hostile_stride_weights.gltf"};
+    static const char *const warned[] = {"CUBICSPLINE keys whose tangents could not be read",
+                                         "morph target weights of node \"A\" could not be read"};
+    for (size_t f = 0; f < 2; f++) {
+        rune_import *imp;
+        rune_error err;
+        assert_int_equal(rune_import_file(files[f], NULL, &imp, &err), RUNE_OK);
+        bool found = false;
+        for (size_t i = 0; i < imp->warning_count; i++)
+            found = found || strstr(imp->warnings[i], warned[f]) != NULL;
+        assert_true(found);
+        rune_import_destroy(imp);
+    }
+}
+
 /* Debian's AnimatedMorphCube (glTF sample models): one LINEAR "weights"
  * channel of 127 keys and 2 targets on the mesh "Cube". Every key of both
  * curves against the floats of its .bin, read here with the offsets of
@@ -629,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_fbx_keys_past_stop),
         cmocka_unit_test(test_gltf_morph_weights),
         cmocka_unit_test(test_animated_morph_cube),
+        cmocka_unit_test(test_gltf_hostile_stride),
         cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
     };

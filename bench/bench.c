@@ -4,6 +4,7 @@
  * machines are noise, ratios measured together much less so). */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "bench.h"
+#include "math/simd_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

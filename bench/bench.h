@@ -5,6 +5,7 @@
 #define RUNE_BENCH_H
 
 #include "rune/rune.h"
+#include "clip/clip_access_internal.h"
 
 #include <stdbool.h>
 

@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "rune/import.h"
 #include "rune/io.h"
+#include "asset/asset_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

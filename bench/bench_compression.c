@@ -10,6 +10,7 @@
 #include "ozz_anchor.h"
 #include "rune/compress.h"
 #include "rune/import.h"
+#include "rig/rig_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "ozz_anchor.h"
 #include "rune/compress.h"
+#include "character/character_internal.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -244,7 +245,8 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
             for (int f = 0; !rc && f < frames; f++)
                 rc = rune_character_update(c.chars[i], BENCH_DT, NULL) != RUNE_OK;
             rune_graph_play_view v[2];
-            fading += rune_graph_layer_plays(rune_character_graph_instance(c.chars[i], h), 0, v) > 1;
+            rune_source_view view;
+            fading += rune_character_source(c.chars[i], h, &view) && rune_graph_layer_plays(view.instance, 0, v) > 1;
         }
     }
     if (!rc) {

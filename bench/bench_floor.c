@@ -6,6 +6,7 @@
  * is the machine's, not the level's. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "math/simd_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

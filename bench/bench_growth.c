@@ -3,6 +3,7 @@
  * grows with joints and clips, each against the naive reference. */
 #include "bench.h"
 #include "rune/import.h"
+#include "clip/clip_access_internal.h"
 
 #include <stdio.h>
 

@@ -8,6 +8,7 @@
  * sin and cos, in float. */
 #include "bench.h"
 #include "ozz_anchor.h"
+#include "mix/mix_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * bytes it must move (docs/performance.md lists them). */
 #include "bench.h"
 #include "ozz_anchor.h"
+#include "graph/graph_api_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,6 +2,7 @@
  * same, timed: the measure behind the (b) rows, the kernel-level rows and
  * the cost growth table. */
 #include "bench.h"
+#include "mix/mix_internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* The scalar reference of the benchmark: what a straightforward
  * implementation of the same sampling and mixing does. */
 #include "bench.h"
+#include "play/play_internal.h"
 
 void bench_ref_sample(const rune_binding *b, float t, rune_pose *out) { rune_binding_sample(b, t, out); }
 

@@ -5,6 +5,7 @@
  * same run; and what building the retargeted clip costs, once per
  * binding. */
 #include "bench.h"
+#include "rig/rig_internal.h"
 
 #include <math.h>
 #include <stdio.h>

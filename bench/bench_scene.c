@@ -1,5 +1,6 @@
 /* Synthetic benchmark scenes: binary-tree rigs and smooth 30 Hz clips. */
 #include "bench.h"
+#include "character/character_internal.h"
 
 #include <math.h>
 #include <stdio.h>

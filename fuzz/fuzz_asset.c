@@ -7,6 +7,7 @@
  * crash, a leak or a hang (-timeout in run.sh). */
 #include "rune/rune.h"
 #include "../src/asset/asset_format.h"
+#include "clip/clip_access_internal.h"
 
 #include <math.h>
 #include <stdint.h>

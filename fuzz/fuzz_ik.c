@@ -8,6 +8,7 @@
  * root, poles on the chain's line). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "rune/mix.h"
+#include "mix/mix_internal.h"
 
 #include <math.h>
 #include <stdint.h>

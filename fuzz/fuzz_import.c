@@ -2,6 +2,7 @@
  * the CMU seeds). Import, then compile, bind and sample what came out. */
 #include "rune/import.h"
 #include "rune/rig.h"
+#include "clip/clip_access_internal.h"
 
 #include <math.h>
 #include <stdint.h>

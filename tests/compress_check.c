@@ -19,6 +19,7 @@
 #include "rune/compress.h"
 #include "rune/import.h"
 #include "unit/test_levels.h"
+#include "rig/rig_internal.h"
 
 #include <math.h>
 #include <stdio.h>

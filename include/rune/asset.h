@@ -1,5 +1,5 @@
-/* rune — the binary asset (.rune): a rig and its compiled clips in one
- * file, loaded with one read and no text parsing. The format is in
+/* rune/asset.h - the binary asset (.rune): a rig and its compiled clips in
+ * one file, loaded with one read and no text parsing. The format is in
  * docs/format.md. Part of the core library: no dependency beyond libc. */
 #ifndef RUNE_ASSET_H
 #define RUNE_ASSET_H
@@ -25,12 +25,6 @@ typedef struct rune_asset_desc {
     int32_t root_joint;            /**< default root-motion joint; -1: none */
 } rune_asset_desc;
 
-/** Encodes an asset into one block from `alloc` (*data, *size; free it
- * with rune_asset_free_encoded). Fails (RUNE_E_INVALID) on repeated clip
- * ids or a root joint outside the rig. */
-RUNE_API rune_status rune_asset_encode(const rune_asset_desc *desc, const rune_allocator *alloc, void **data,
-                                       size_t *size, rune_error *err);
-RUNE_API void rune_asset_free_encoded(const rune_allocator *alloc, void *data, size_t size);
 /** Encodes and writes an asset to f (RUNE_E_IO when a write fails). */
 RUNE_API rune_status rune_asset_write(const rune_asset_desc *desc, FILE *f, rune_error *err);
 
@@ -48,6 +42,8 @@ RUNE_API rune_status rune_asset_load_memory(const void *data, size_t size, const
 /** rune_asset_load_memory on a file's bytes; messages start with `path`. */
 RUNE_API rune_status rune_asset_load_file(const char *path, const rune_allocator *alloc, rune_asset **out,
                                           rune_error *err);
+/** Frees the asset and the clips it still holds (NULL is fine); what
+ * rune_asset_library took is the library's. */
 RUNE_API void rune_asset_destroy(rune_asset *asset);
 
 /** The rig as joint descriptions (parents named unambiguously), for
@@ -58,12 +54,10 @@ RUNE_API const rune_joint_desc *rune_asset_joints(const rune_asset *asset, size_
 RUNE_API const rune_rig *rune_asset_rig(const rune_asset *asset);
 /** The default root-motion joint, or -1. */
 RUNE_API int32_t rune_asset_root_joint(const rune_asset *asset);
+/** How many clips the asset was loaded with. */
 RUNE_API size_t rune_asset_clip_count(const rune_asset *asset);
 /** Clip i, owned by the asset; NULL once released. */
 RUNE_API const rune_clip *rune_asset_clip(const rune_asset *asset, size_t i);
-/** Hands clip i to the caller (who destroys it, or gives it to
- * rune_library_adopt_clip); the asset forgets it. */
-RUNE_API rune_clip *rune_asset_release_clip(rune_asset *asset, size_t i);
 /** A library of the asset's rig with every clip the asset still holds
  * (released to the library, in order). */
 RUNE_API rune_status rune_asset_library(rune_asset *asset, const rune_allocator *alloc, rune_library **out,

@@ -14,12 +14,14 @@
  *
  * Ownership and destroy order: a library owns its rig, clips, bindings,
  * motions and graphs. A character borrows its library (and through it all
- * of those): destroy every character before its library. A library must
- * not be changed (clips, motions, graphs added) while characters use it.
- * A batch borrows the characters it runs, for the duration of one call.
+ * of those): destroy every character before its library (debug builds
+ * assert it). A library must not be changed (clips, motions, graphs
+ * added) while characters use it. A batch borrows the characters it
+ * runs, for the duration of one call.
  *
- * The lower stages stay public for engines that want only the kernels
- * (sampling, mixing, blend weights, graphs), as ozz-animation's jobs. */
+ * Engines that keep their own playback use the lower stages directly: a
+ * binding samples a clip into a pose (rune/rig.h), the rig turns a pose
+ * into model matrices, the IK solvers work on positions (rune/ik.h). */
 #ifndef RUNE_CHARACTER_H
 #define RUNE_CHARACTER_H
 
@@ -61,22 +63,18 @@ RUNE_API rune_status rune_library_adopt_clip(rune_library *lib, rune_clip *clip,
 RUNE_API rune_status rune_library_add_retargeted_clip(rune_library *lib, const rune_sequence_desc *desc,
                                                       const rune_retarget *retarget, uint32_t *index,
                                                       rune_error *err);
-RUNE_API rune_status rune_library_adopt_retargeted_clip(rune_library *lib, rune_clip *clip,
-                                                        const rune_retarget *retarget, uint32_t *index,
-                                                        rune_error *err);
+/** How many clips the library holds (indexes 0 .. count - 1). */
 RUNE_API size_t rune_library_clip_count(const rune_library *lib);
 /** The clip a play of index `clip` samples (retargeted: the copy on the
  * library's rig, rune_binding_clip). */
 RUNE_API const rune_clip *rune_library_clip(const rune_library *lib, uint32_t clip);
-RUNE_API const rune_binding *rune_library_binding(const rune_library *lib, uint32_t clip);
-/** All bindings, clip order: what motion players and graph instances of
- * this library's motions and graphs take. */
-RUNE_API const rune_binding *const *rune_library_bindings(const rune_library *lib);
 
 /** The index of a parameter name in the library's table (shared by its
  * motions and graphs), added when new. */
 RUNE_API rune_status rune_library_add_param(rune_library *lib, const char *name, uint32_t *index, rune_error *err);
+/** How many parameters the library's table holds. */
 RUNE_API size_t rune_library_param_count(const rune_library *lib);
+/** A parameter's name ("" out of range); owned by the library. */
 RUNE_API const char *rune_library_param_name(const rune_library *lib, uint32_t param);
 
 /** Compiles a motion whose samples name the library's clip indexes and
@@ -85,10 +83,11 @@ RUNE_API const char *rune_library_param_name(const rune_library *lib, uint32_t p
 RUNE_API rune_status rune_library_add_motion(rune_library *lib, const char *id, int priority,
                                     const rune_motion_node_desc *nodes, size_t node_count, uint32_t *index,
                                     rune_error *err);
+/** How many motions the library holds. */
 RUNE_API size_t rune_library_motion_count(const rune_library *lib);
+/** Motion `motion` (NULL out of range), owned by the library: what a
+ * graph state plays (rune_state_desc.motion). */
 RUNE_API const rune_motion *rune_library_motion(const rune_library *lib, uint32_t motion);
-RUNE_API const char *rune_library_motion_id(const rune_library *lib, uint32_t motion);
-RUNE_API int rune_library_motion_priority(const rune_library *lib, uint32_t motion);
 /** A one-clip motion of clip `clip` (made on first use), for graph states
  * that play a plain clip; NULL when out of memory or out of range. */
 RUNE_API const rune_motion *rune_library_clip_motion(rune_library *lib, uint32_t clip);
@@ -98,19 +97,28 @@ RUNE_API const rune_motion *rune_library_clip_motion(rune_library *lib, uint32_t
  * is the mixer rank of its instances. Its id must be new among graphs. */
 RUNE_API rune_status rune_library_add_graph(rune_library *lib, const char *id, int priority, const rune_graph_desc *desc,
                                    uint32_t *index, rune_error *err);
+/** How many graphs the library holds. */
 RUNE_API size_t rune_library_graph_count(const rune_library *lib);
+/** Graph `graph` (NULL out of range), owned by the library: read its
+ * names and look up its parameters with rune/graph.h. */
 RUNE_API const rune_graph *rune_library_graph(const rune_library *lib, uint32_t graph);
+/** A graph's id ("" out of range); owned by the library. */
 RUNE_API const char *rune_library_graph_id(const rune_library *lib, uint32_t graph);
-RUNE_API int rune_library_graph_priority(const rune_library *lib, uint32_t graph);
 
 /** Name lookups, done once: a name that is not there is RUNE_E_NOT_FOUND
  * with the closest name suggested, never a silent no-op later. Joints take
  * "parent/part" or a unique "part". Graph parameters, layers and states:
  * rune_graph_find_param, _layer, _state on rune_library_graph. */
 RUNE_API rune_status rune_library_find_clip(const rune_library *lib, const char *id, uint32_t *clip, rune_error *err);
+/** The index of a motion by id (RUNE_E_NOT_FOUND with a suggestion). */
 RUNE_API rune_status rune_library_find_motion(const rune_library *lib, const char *id, uint32_t *motion, rune_error *err);
+/** The index of a graph by id (RUNE_E_NOT_FOUND with a suggestion). */
 RUNE_API rune_status rune_library_find_graph(const rune_library *lib, const char *id, uint32_t *graph, rune_error *err);
+/** The index of a parameter of the library's table by name
+ * (RUNE_E_NOT_FOUND with a suggestion). */
 RUNE_API rune_status rune_library_find_param(const rune_library *lib, const char *name, uint32_t *param, rune_error *err);
+/** The index of a joint of the library's rig: "parent/part" or a unique
+ * "part" (rune_rig_find_joint's messages). */
 RUNE_API rune_status rune_library_find_joint(const rune_library *lib, const char *name, int32_t *joint, rune_error *err);
 /** The index of a float curve (rune_rig_curve_count of the library's rig:
  * every curve its clips key, added with them); RUNE_E_NOT_FOUND with a
@@ -132,11 +140,11 @@ typedef struct rune_character_desc {
     size_t signal_capacity;   /**< signals one frame can queue (0: 256) */
     bool matrices;            /**< compute model matrices in every update */
     rune_simd_level simd;     /**< kernels (RUNE_SIMD_AUTO: the best) */
-    bool stream_matrices;     /**< write the model matrices with streaming
-                                   stores (rune_rig_model_matrices_stream):
-                                   for a crowd whose matrices are read after
-                                   every character updated, not right after
-                                   each update; the same values */
+    bool stream_matrices;     /**< write the model matrices without reading
+                                   them into the CPU's caches: for a crowd
+                                   whose matrices are read after every
+                                   character updated, or by another device;
+                                   the same values */
 } rune_character_desc;
 
 /** Creates a character: the rest pose, nothing playing. */
@@ -144,6 +152,7 @@ RUNE_API rune_status rune_character_create(const rune_character_desc *desc, cons
                                   rune_character **out, rune_error *err);
 /** Frees the character (its plays, graph instances and matrices). */
 RUNE_API void rune_character_destroy(rune_character *ch);
+/** The library the character borrows. */
 RUNE_API const rune_library *rune_character_library(const rune_character *ch);
 
 /* Playing. Every start returns a handle (never 0, never reused) that
@@ -180,14 +189,18 @@ RUNE_API bool rune_character_set_param(rune_character *ch, uint32_t handle, uint
 RUNE_API float rune_character_param(const rune_character *ch, uint32_t handle, uint32_t param);
 /** Sets a trigger of a graph instance. */
 RUNE_API bool rune_character_trigger(rune_character *ch, uint32_t handle, uint32_t param);
-/** Queues a route to `state` on a layer of a graph instance (see
- * rune_graph_travel); false also when no route exists. */
+/** Queues a breadth-first route over the transition edges of a layer of a
+ * graph instance from its current state to `state`; each queued edge
+ * fires once its exit time is reached, without its conditions. False
+ * also when no route exists. */
 RUNE_API bool rune_character_travel(rune_character *ch, uint32_t handle, uint32_t layer, uint32_t state);
 /** Fades a layer of a graph instance to `weight` over `fade` seconds. */
 RUNE_API bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t layer, float weight, float fade);
-/** Adds or updates (same id) a procedural control; see rune_control and
- * rune_animator_set_control. Controls run after mixing and root-motion
- * removal: solver targets are in the character's model space. */
+/** Adds or updates (same id) a procedural control (rune_control; checked
+ * as rune_control_check says, RUNE_E_INVALID naming the field). Controls
+ * run after mixing and root-motion removal: solver targets are in the
+ * character's model space. Updating one keeps its smoothed goal moving
+ * from where it is; may allocate while the number of controls grows. */
 RUNE_API rune_status rune_character_set_control(rune_character *ch, const rune_control *control, rune_error *err);
 /** Removes a control; false when absent. */
 RUNE_API bool rune_character_remove_control(rune_character *ch, uint32_t id);
@@ -212,21 +225,21 @@ RUNE_API void rune_character_deliver(rune_character *ch, rune_signal_fn fn, void
 RUNE_API const rune_pose *rune_character_pose(const rune_character *ch);
 /** The composed float curves of the last frame (docs/semantics.md, "Float
  * curves"), indexed as the library's rig names them (rune_library_find_curve,
- * rune_rig_curve_name): read-only arrays of rune_character_curve_count
- * values and coverages (a curve nothing covers: 0, coverage 0). */
-RUNE_API size_t rune_character_curve_count(const rune_character *ch);
-RUNE_API const float *rune_character_curves(const rune_character *ch);
-RUNE_API const float *rune_character_curve_coverage(const rune_character *ch);
+ * rune_rig_curve_name): returns how many, and points *values (and
+ * *coverage, when not NULL) at read-only arrays of that many, valid until
+ * the next update (a curve nothing covers: 0, coverage 0). `values` may
+ * be NULL to ask the count alone. */
+RUNE_API size_t rune_character_curves(const rune_character *ch, const float **values, const float **coverage);
 /** One curve's value (0 outside the table). */
 RUNE_API float rune_character_curve(const rune_character *ch, uint32_t curve);
 /** The root travel of the last update (zero without a root joint). Its
  * source: every live contribution's root travel (a graph's from its first
  * layer's plays), weighted the way the mixer weighted the root joint. */
 RUNE_API rune_root_delta rune_character_root_delta(const rune_character *ch);
-/** Model-space matrices of the last update's pose, one per joint from a
- * 64-byte boundary (a matrix a cache line): computed on the first call
- * after an update (or by every update with desc.matrices; written with
- * streaming stores with desc.stream_matrices). NULL when out of memory. */
+/** Model-space matrices of the last update's pose, one per joint, owned by
+ * the character and valid until its next update, starting at a 64-byte
+ * boundary: computed on the first call after an update (or by every
+ * update with desc.matrices). NULL when out of memory. */
 RUNE_API const rune_mat4 *rune_character_model_matrices(rune_character *ch);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j], one per joint.
  * Returns false (out unchanged) when the matrices cannot be computed or a
@@ -239,7 +252,10 @@ typedef enum rune_source_kind {
     RUNE_SOURCE_GRAPH
 } rune_source_kind;
 
-/** A live play as seen by tools: what it is and its current weight. */
+/** A live play as seen by tools: what it is and its current weight. The
+ * pointers name the play's running state (one of them is set, as `kind`
+ * says), valid until the play ends; a graph instance is read with the
+ * functions of rune/graph.h. */
 typedef struct rune_source_view {
     uint32_t handle;
     rune_source_kind kind;
@@ -256,8 +272,19 @@ typedef struct rune_source_view {
 RUNE_API size_t rune_character_sources(const rune_character *ch, rune_source_view *out, size_t cap);
 /** The live play with this handle; false when none. */
 RUNE_API bool rune_character_source(const rune_character *ch, uint32_t handle, rune_source_view *out);
-/** A live graph instance, for reading its state (NULL when none). */
-RUNE_API const rune_graph_instance *rune_character_graph_instance(const rune_character *ch, uint32_t handle);
+
+/** One clip leaf of a motion play and its blend weight after the last
+ * update (docs/semantics.md, "Blend spaces"). */
+typedef struct rune_leaf_view {
+    uint32_t clip; /**< library clip index */
+    float weight;  /**< the leaf's share of the motion, 0..1 */
+} rune_leaf_view;
+
+/** Writes up to `cap` leaves of the motion play `handle` to out, in the
+ * motion's leaf order; returns how many it has (0 when `handle` is not a
+ * live motion play). */
+RUNE_API size_t rune_character_source_leaves(const rune_character *ch, uint32_t handle, rune_leaf_view *out,
+                                             size_t cap);
 /** How many signals could not be queued since creation (queue full). */
 RUNE_API size_t rune_character_dropped_signals(const rune_character *ch);
 
@@ -276,6 +303,7 @@ typedef struct rune_batch rune_batch;
 RUNE_API rune_status rune_batch_create(size_t workers, const rune_allocator *alloc, rune_batch **out, rune_error *err);
 /** Stops and joins the workers. */
 RUNE_API void rune_batch_destroy(rune_batch *batch);
+/** The worker threads the batch runs beside the caller. */
 RUNE_API size_t rune_batch_workers(const rune_batch *batch);
 /** Updates every character by dt (rune_character_update), blocks of them
  * claimed by the workers and the calling thread; returns when all are

@@ -64,6 +64,7 @@ RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *al
  * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */
 RUNE_API rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
                                const rune_allocator *alloc, rune_import **out, rune_error *err);
+/** Frees an import and everything it holds (NULL is fine). */
 RUNE_API void rune_import_destroy(rune_import *imp);
 
 /** Sets the loop flag of the clip whose id is `id`, or of every clip when

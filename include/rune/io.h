@@ -186,6 +186,8 @@ RUNE_API rune_status rune_scenario_load_string(const char *text, size_t length, 
 /** rune_scenario_load_string with flags (RUNE_SCENARIO_STRICT). */
 RUNE_API rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
                                             const rune_allocator *alloc, rune_scenario **out, rune_error *err);
+/** Frees a loaded scenario and what it holds (NULL is fine); libraries
+ * made from it (rune_scenario_library) are their own. */
 RUNE_API void rune_scenario_destroy(rune_scenario *scenario);
 
 /** Builds a scenario's library: its rig, its clips (indexes as in the

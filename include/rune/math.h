@@ -76,10 +76,7 @@ static inline rune_quat rune_q_mul(rune_quat a, rune_quat b)
 }
 
 /** Unit quaternion in the direction of q; identity when |q| is ~0 or not
- * finite, so no NaN ever leaves a normalization. (Inline, like the other
- * small helpers here: a quaternion passed to an out-of-line function is
- * spilled and reloaded whole, a store-forwarding stall that cost more than
- * the arithmetic.) */
+ * finite, so no NaN ever leaves a normalization. */
 static inline rune_quat rune_q_normalize(rune_quat q)
 {
     float n2 = rune_q_dot(q, q);
@@ -99,7 +96,13 @@ static inline rune_quat rune_q_unit(rune_quat q)
     return fabsf(n2 - 1.0f) <= 4.76837158e-7f ? q : rune_q_normalize(q);
 }
 /** Normalized linear interpolation along the shortest arc. */
-RUNE_API rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u);
+static inline rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u)
+{
+    if (rune_q_dot(a, b) < 0.0f)
+        b = rune_q_negate(b);
+    return rune_q_normalize(rune_q(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u,
+                                   a.w + (b.w - a.w) * u));
+}
 /** Spherical interpolation along the shortest arc, normalized. Falls back to
  * nlerp when the arc is tiny (where slerp's 1/sin(theta) is ill-conditioned).
  * u outside [0, 1] extrapolates along the same great circle. */
@@ -131,11 +134,22 @@ static inline rune_xform rune_xform_mul(rune_xform a, rune_xform b)
     return r;
 }
 /** Inverse of a rigid transform. */
-RUNE_API rune_xform rune_xform_inverse(rune_xform a);
+static inline rune_xform rune_xform_inverse(rune_xform a)
+{
+    rune_xform r;
+    r.r = rune_q_conjugate(a.r);
+    r.t = rune_v3_scale(rune_q_rotate(r.r, a.t), -1.0f);
+    return r;
+}
 /** Applies the transform to a point. */
 static inline rune_vec3 rune_xform_point(rune_xform a, rune_vec3 p) { return rune_v3_add(rune_q_rotate(a.r, p), a.t); }
 
-RUNE_API rune_mat4 rune_mat4_identity(void);
+/** The identity matrix. */
+static inline rune_mat4 rune_mat4_identity(void)
+{
+    rune_mat4 m = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    return m;
+}
 /** Matrix of a rigid transform. */
 static inline rune_mat4 rune_mat4_from_xform(rune_xform x)
 {
@@ -150,7 +164,18 @@ static inline rune_mat4 rune_mat4_from_xform(rune_xform x)
     return m;
 }
 /** a * b (apply b first). */
-RUNE_API rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b);
+static inline rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b)
+{
+    rune_mat4 r;
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a->m[k * 4 + row] * b->m[c * 4 + k];
+            r.m[c * 4 + row] = s;
+        }
+    return r;
+}
 
 /** Easing style of a key (the curve from the previous key to this one). */
 typedef enum rune_easing_style {
@@ -187,8 +212,32 @@ RUNE_API float rune_ease(rune_easing_style style, rune_easing_dir dir, float u);
 RUNE_API int rune_easing_style_from_name(const char *name);
 /** Parses "in", "out", "inout"; returns -1 for an unknown name. */
 RUNE_API int rune_easing_dir_from_name(const char *name);
+/** The name of a style ("linear" .. "bounce"; "?" outside the enum). */
 RUNE_API const char *rune_easing_style_name(rune_easing_style style);
+/** The name of a direction ("in", "out", "inout"; "?" outside the enum). */
 RUNE_API const char *rune_easing_dir_name(rune_easing_dir dir);
+
+/** Instruction sets of the vectorized kernels (sampling, mixing, matrices).
+ * Every level computes the same formulas in the same order; the FMA levels
+ * fuse multiplies and adds (one rounding instead of two), so their results
+ * agree with the scalar level to within a few units in the last place
+ * (tests/unit/test_mix.c, test_clip.c, test_rig.c measure it). */
+typedef enum rune_simd_level {
+    RUNE_SIMD_AUTO = 0, /**< the fastest this CPU supports */
+    RUNE_SIMD_SCALAR,
+    RUNE_SIMD_SSE2,
+    RUNE_SIMD_AVX2,
+    RUNE_SIMD_AVX2_FMA,  /**< AVX2 with fused multiply-add */
+    RUNE_SIMD_AVX512,    /**< AVX-512 F/BW/VL/DQ with fused multiply-add */
+    RUNE_SIMD_LEVEL_COUNT
+} rune_simd_level;
+
+/** The best level this build and CPU support. */
+RUNE_API rune_simd_level rune_simd_best(void);
+/** "auto", "scalar", "sse2", "avx2", "avx2fma" or "avx512". */
+RUNE_API const char *rune_simd_name(rune_simd_level level);
+/** The level of a name as rune_simd_name gives it; -1 when unknown. */
+RUNE_API int rune_simd_from_name(const char *name);
 
 RUNE_END_DECLS
 

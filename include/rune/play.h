@@ -1,10 +1,6 @@
-/* rune/play.h - playback tracks: time, loops, markers, fades, and the queue
- * of animation signals delivered after pose composition.
- *
- * Playback time and marker delivery are kept apart: a track stores its
- * sample time (wrapped into [0, length) for loops), while each advance
- * examines the interval it crossed, with the old endpoint excluded and the
- * new endpoint included. */
+/* rune/play.h - what a play of a clip is asked for (rune_play_params) and
+ * the animation signals it raises (markers crossed, loops, stops), which a
+ * character delivers after the frame's pose is composed. */
 #ifndef RUNE_PLAY_H
 #define RUNE_PLAY_H
 
@@ -37,59 +33,8 @@ typedef struct rune_event {
     float time; /**< the marker's clip time; 0 for other kinds */
 } rune_event;
 
-/** Fixed-capacity queue: pushing never allocates; overflow is counted. */
-typedef struct rune_signal_queue {
-    rune_event *events;
-    size_t count, capacity;
-    size_t dropped;
-    rune_allocator alloc;
-} rune_signal_queue;
-
-/** Allocates room for `capacity` signals; release frees it. */
-RUNE_API rune_status rune_signal_queue_init(rune_signal_queue *q, size_t capacity, const rune_allocator *alloc,
-                                   rune_error *err);
-RUNE_API void rune_signal_queue_release(rune_signal_queue *q);
-/** Appends an event; returns false (and counts it dropped) when full. */
-RUNE_API bool rune_signal_queue_push(rune_signal_queue *q, const rune_event *e);
-RUNE_API void rune_signal_queue_clear(rune_signal_queue *q);
-
-/** A playback weight moving linearly toward a target. A stop sets the
- * target to 0 and marks the fade stopping: once the weight is 0 the owner
- * removes its contribution. */
-typedef struct rune_fade {
-    float weight;   /**< current weight (>= 0) */
-    float target;   /**< where the fade is heading */
-    float rate;     /**< weight units per second */
-    bool stopping;
-} rune_fade;
-
-/** Heads for `target` (negative or non-finite: 0) over `seconds`; 0 or
- * less jumps there at once. */
-RUNE_API void rune_fade_to(rune_fade *fade, float target, float seconds);
-/** Heads for 0 and marks the fade stopping. */
-RUNE_API void rune_fade_stop(rune_fade *fade, float seconds);
-RUNE_API void rune_fade_advance(rune_fade *fade, float dt);
-/** A stopping fade whose weight has reached 0. */
-RUNE_API bool rune_fade_finished(const rune_fade *fade);
-
-/** Playback state of one clip on one rig. A plain struct: the animator owns
- * an array of them, and tests may drive one directly. */
-typedef struct rune_track {
-    const rune_binding *binding;
-    const rune_clip *clip;
-    rune_sample_cache *cache; /**< the binding's fast sampler, or NULL (not owned) */
-    uint32_t handle;
-    int priority;
-    bool loop;
-    float length;
-    double time;         /**< sample time: [0, length) looping, [0, length] not;
-                              a double reduced every step, so that hours of
-                              playback do not drift (rune_track_sample_time) */
-    float speed;         /**< clip seconds per second; negative plays backwards */
-    rune_fade fade;      /**< playback weight */
-    double step_from;    /**< the last advance's interval in unwrapped clip */
-    double step_to;      /**< time (clamped for nonlooping clips) */
-} rune_track;
+/** One play of a clip on a character (its handle names it); opaque. */
+typedef struct rune_track rune_track;
 
 /** Parameters of a play request. */
 typedef struct rune_play_params {
@@ -101,39 +46,22 @@ typedef struct rune_play_params {
     int priority;      /**< mixer rank 0 .. RUNE_PRIORITY_COUNT-1 (clamped) */
 } rune_play_params;
 
-/** The design's defaults: fade 0.1, weight 1, speed 1, time 0, the clip's
- * own priority. */
+/** The defaults of a play: fade 0.1 s, weight 1, speed 1, time 0, the
+ * clip's own priority. */
 RUNE_API rune_play_params rune_play_defaults(void);
 
-/** Starts a track on a bound clip with weight 0 fading to params->weight.
- * `cache` is the binding's sampler (rune_binding_sampler_create) or NULL;
- * any other cache is ignored. */
-RUNE_API void rune_track_start(rune_track *track, const rune_binding *binding, rune_sample_cache *cache,
-                      const rune_play_params *params, uint32_t handle);
-/** Moves time by speed * dt (queuing marker and loop signals for the
- * crossed interval) and moves the weight along its fade. */
-RUNE_API void rune_track_advance(rune_track *track, float dt, rune_signal_queue *queue);
-/** Samples the track's clip at its current time into `pose`. */
-RUNE_API void rune_track_sample(const rune_track *track, rune_pose *pose);
-/** The clip time the track samples at (its time as a float; a loop's time
- * that rounds up to the length samples at 0). */
-RUNE_API float rune_track_sample_time(const rune_track *track);
+/** Changes of a playing track; fields with their `set_` flag false stay. */
+typedef struct rune_adjust_params {
+    bool set_weight;
+    float weight;
+    float fade;
+    bool set_speed;
+    float speed;
+} rune_adjust_params;
 
-/** Queues the markers of `clip` in the interval crossed moving from clip
- * time `from` to `to` ((from, to] forward, [to, from) backward). With
- * cycle_length > 0 the times are unwrapped loop times and markers repeat
- * every cycle (at most RUNE_MARKER_CYCLE_SPAN cycles are visited); 0 means
- * no repetition. Returns the number of loop boundaries crossed. */
-RUNE_API double rune_walk_markers(const rune_clip *clip, double from, double to, double cycle_length, uint32_t source,
-                         rune_signal_queue *queue);
-/** Queues min(count, RUNE_MAX_LOOP_EVENTS_PER_STEP) loop signals. */
-RUNE_API void rune_queue_loops(rune_signal_queue *queue, uint32_t source, double count);
-
-/** Wraps t into [0, length) with Euclidean remainder (0 when length <= 0
- * or t is not finite). */
-RUNE_API double rune_wrap_phase(double t, double length);
-/** The same as a float clip time (a result that rounds to length is 0). */
-RUNE_API float rune_wrap_time(double t, float length);
+/** Receives one signal (rune_character_deliver); `event` and its strings
+ * are valid during the call only. */
+typedef void (*rune_signal_fn)(void *user, const rune_event *event);
 
 RUNE_END_DECLS
 

@@ -1,4 +1,5 @@
-/* rune/rig.h - rig layouts, poses, clip bindings and their caches.
+/* rune/rig.h - rig layouts, poses, model matrices, retarget mappings and
+ * clip bindings.
  *
  * A rig lists joints parent-first. A joint is named by its parent's part and
  * its own part ("Torso/LeftArm"; a root is just "Root"). Each joint has a
@@ -37,6 +38,9 @@ typedef struct rune_rig rune_rig;
  * The frame rotation is normalized. */
 RUNE_API rune_status rune_rig_create(const rune_joint_desc *joints, size_t count, const rune_allocator *alloc,
                             rune_rig **out, rune_error *err);
+/** Frees a rig (NULL is fine). Poses, bindings, mappings made for it
+ * keep no pointer to it, but bindings must not be sampled into a pose of
+ * another layout. */
 RUNE_API void rune_rig_destroy(rune_rig *rig);
 
 /** Appends a joint (same rules as create); bumps the topology revision. */
@@ -46,9 +50,9 @@ RUNE_API rune_status rune_rig_add_joint(rune_rig *rig, const rune_joint_desc *jo
 RUNE_API size_t rune_rig_joint_count(const rune_rig *rig);
 /** Parent index, or -1 for a root. Parents always precede children. */
 RUNE_API int32_t rune_rig_parent(const rune_rig *rig, size_t joint);
+/** A joint's own part name (joint < rune_rig_joint_count; owned by the
+ * rig). */
 RUNE_API const char *rune_rig_part(const rune_rig *rig, size_t joint);
-/** The parent's part name, "" for a root. */
-RUNE_API const char *rune_rig_parent_part(const rune_rig *rig, size_t joint);
 /** Writes "parent/part" (or "part" for a root) into buf; returns buf. */
 RUNE_API const char *rune_rig_joint_name(const rune_rig *rig, size_t joint, char *buf, size_t size);
 /** Index of the joint named "parent/part" or "part" (unique part name); -1. */
@@ -59,12 +63,6 @@ RUNE_API int32_t rune_rig_find(const rune_rig *rig, const char *name);
  * rig: it matches A/Arm and B/Arm (name it as parent/part)`. *joint is -1
  * then. `name` may be NULL (not found). */
 RUNE_API rune_status rune_rig_find_joint(const rune_rig *rig, const char *name, int32_t *joint, rune_error *err);
-
-/** All parent indexes, joint order (rune_rig_joint_count entries; valid
- * until the rig changes). */
-RUNE_API const int32_t *rune_rig_parents(const rune_rig *rig);
-/** All rest frames, joint order (valid until the rig changes). */
-RUNE_API const rune_xform *rune_rig_frames(const rune_rig *rig);
 
 /** The rest frame of a joint. */
 RUNE_API rune_xform rune_rig_frame(const rune_rig *rig, size_t joint);
@@ -88,12 +86,17 @@ RUNE_API bool rune_rig_scaled(const rune_rig *rig);
  * bindings are remade: add curves before binding clips and creating
  * poses. */
 RUNE_API rune_status rune_rig_add_curve(rune_rig *rig, const char *name, uint32_t *index, rune_error *err);
+/** How many float curves the rig carries. */
 RUNE_API size_t rune_rig_curve_count(const rune_rig *rig);
+/** A curve's name (NULL out of range; owned by the rig). */
 RUNE_API const char *rune_rig_curve_name(const rune_rig *rig, size_t curve);
 /** Index of a curve by name, or -1. */
 RUNE_API int32_t rune_rig_find_curve(const rune_rig *rig, const char *name);
 
+/** Bumped by every change of membership (a joint or curve added):
+ * bindings and poses made before it must be made again. */
 RUNE_API uint32_t rune_rig_topology_revision(const rune_rig *rig);
+/** Bumped by every rest frame or scale edit, which bindings survive. */
 RUNE_API uint32_t rune_rig_frame_revision(const rune_rig *rig);
 /** Hash of the membership (joint names and parent links, curve names),
  * not of frames. */
@@ -106,16 +109,8 @@ typedef struct rune_mask_entry {
     bool propagate; /**< also applies to descendants without their own entry */
 } rune_mask_entry;
 
-/** Resolves a mask over the rig hierarchy into one weight per joint: a
- * joint's own entry wins; otherwise it inherits the weight of its nearest
- * ancestor whose entry propagates (ancestors whose entries do not propagate
- * are looked through); otherwise 0. `out` has rune_rig_joint_count entries.
- * Entries naming joints outside the rig are ignored. */
-RUNE_API void rune_mask_resolve(const rune_rig *rig, const rune_mask_entry *entries, size_t count, float *out);
-
-/** Joints of a pose are padded to a multiple of this many lanes per
- * channel: the widest kernel (AVX-512, 16 floats) then runs over whole
- * poses without a remainder. */
+/** Each channel of a pose holds a multiple of this many floats (the joint
+ * count rounded up; rune_pose_stride). */
 #define RUNE_POSE_LANES 16
 
 /** The `stride` of a pose of `joints` joints: the count rounded up to
@@ -131,9 +126,9 @@ static inline size_t rune_pose_stride(size_t joints)
  * every joint of a rig, in structure-of-arrays form: one array per
  * channel, each `stride` floats (the joint count rounded up to
  * RUNE_POSE_LANES; the padding lanes hold identity with coverage 0), all
- * in one 64-byte aligned block. The mixing kernels, graph layers,
- * cross-fades and blend spaces work on poses in place, with no transposes.
- * Read and write single joints with the accessors below. */
+ * in one 64-byte aligned block the pose owns (rune_pose_init,
+ * rune_pose_release). Read and write single joints with the accessors
+ * below. */
 typedef struct rune_pose {
     size_t count;               /**< joints */
     size_t stride;              /**< floats per channel */
@@ -142,9 +137,9 @@ typedef struct rune_pose {
     float *sx, *sy, *sz;        /**< scale (1 when not animated) */
     float *coverage;            /**< composed coverage, 0..1 */
     /** Some joint's scale may differ from 1. When false every scale lane
-     * is exactly 1 and the kernels skip the scale channels (most poses are
-     * unscaled). rune_pose_set_s and every rune operation that writes a
-     * pose keep it; code that writes sx, sy, sz directly must set it. */
+     * is exactly 1 and rune does not read the scale channels.
+     * rune_pose_set_s and every rune operation that writes a pose keep
+     * it; code that writes sx, sy, sz directly must set it. */
     bool scaled;
     size_t curve_count;         /**< float curves (rune_rig_add_curve) */
     float *curve;               /**< each curve's value (0 where uncovered) */
@@ -162,13 +157,8 @@ RUNE_API rune_status rune_pose_init_curves(rune_pose *pose, size_t count, size_t
 /** A pose of a rig: its joints and its curves. */
 RUNE_API rune_status rune_pose_init_rig(rune_pose *pose, const rune_rig *rig, const rune_allocator *alloc,
                                         rune_error *err);
+/** Frees a pose's channels (a released or zeroed pose is fine). */
 RUNE_API void rune_pose_release(rune_pose *pose);
-/** Identity transforms and scale 1, coverage 0 (the storage default of
- * unkeyed joints), padding lanes included; not scaled; curves 0 with
- * coverage 0. The scale lanes of a pose that is not `scaled` are 1
- * already (see rune_pose.scaled) and are not rewritten. */
-RUNE_API void rune_pose_reset(rune_pose *pose);
-
 /** Joint j's translation, rotation, scale and rigid transform. */
 static inline rune_vec3 rune_pose_t(const rune_pose *p, size_t j) { return rune_v3(p->tx[j], p->ty[j], p->tz[j]); }
 static inline rune_quat rune_pose_r(const rune_pose *p, size_t j)
@@ -203,16 +193,6 @@ static inline void rune_pose_set(rune_pose *p, size_t j, rune_vec3 t, rune_quat 
     p->coverage[j] = coverage;
 }
 
-/** Copies every channel of the lanes both poses have (joints and
- * padding), the curves both have, and whether the source is scaled. */
-RUNE_API void rune_pose_copy(rune_pose *dst, const rune_pose *src);
-
-/** Asks the CPU to start loading the lines a frame reads or writes of a
- * pose (translation, rotation, coverage, the scale channels only when the
- * pose is scaled, the curves), for loops over many characters: a hint,
- * never a fault. `write`: the lines are about to be written. */
-RUNE_API void rune_pose_prefetch(const rune_pose *pose, bool write);
-
 /** Model-space transform of every joint (rune_rig_joint_count entries) as
  * rotation + translation, for engines that skin with dual quaternions:
  * model(j) = model(parent) * frame(j) * pose(j), parents first; rest and
@@ -221,10 +201,6 @@ RUNE_API void rune_pose_prefetch(const rune_pose *pose, bool write);
  * products down the hierarchy are not renormalized (a product of unit
  * quaternions stays unit to within about 1e-7 a level). */
 RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, rune_xform *out);
-/** rune_rig_model_xforms with the kernels of a given instruction set
- * (the same bits at every level without FMA). */
-RUNE_API void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
-                                       rune_xform *out);
 /** The same with scale, as column-major 4x4 matrices (m[col * 4 + row];
  * the last row is 0 0 0 1), the local transform of each joint composing
  * its frame, rest scale and pose as rune_rig_frame_scale says; local
@@ -234,27 +210,6 @@ RUNE_API void rune_rig_model_xforms_at(const rune_rig *rig, const rune_pose *pos
  * scales overflows). Joints the pose lacks stand at rest (their frame
  * alone). */
 RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
-/** rune_rig_model_matrices with the kernels of a given instruction set. */
-RUNE_API void rune_rig_model_matrices_at(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
-                                         rune_mat4 *out);
-/** Rigs of up to this many joints stream their matrices
- * (rune_rig_model_matrices_stream): the stack holds them first. */
-#define RUNE_STREAM_MAX_JOINTS 256
-/** rune_rig_model_matrices_at, written with streaming stores: `out` is
- * written once, whole joints in joint order, and never read, so its lines
- * are not fetched before they are written and do not displace what the
- * cache holds. For matrices read later in the frame or by another device:
- * a crowd whose skinning runs after every character updated, a mapped GPU
- * upload buffer (slow to read). The matrices are made on the stack first
- * (16 KB at most). A rig of more than RUNE_STREAM_MAX_JOINTS joints is
- * computed in `out` as rune_rig_model_matrices_at does (its parents read
- * back from it), and an `out` not aligned to the kernels' vector width
- * (16 bytes, 32 with AVX2, 64 with AVX-512: a 64-byte boundary suits
- * every level) is copied in through the cache. Ends with a store fence,
- * so another thread that synchronizes with this one sees them. The same
- * bits as rune_rig_model_matrices_at. */
-RUNE_API void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, rune_simd_level level,
-                                             rune_mat4 *out);
 /** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
 RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 
@@ -303,29 +258,27 @@ typedef struct rune_retarget_pair {
 RUNE_API rune_status rune_retarget_create(const rune_rig *source, const rune_rig *target, const rune_retarget_pair *map,
                                           size_t count, const rune_allocator *alloc, rune_retarget **out,
                                           rune_error *err);
+/** Frees a mapping (NULL is fine); bindings made with it keep what they
+ * need. */
 RUNE_API void rune_retarget_destroy(rune_retarget *retarget);
-/** A process-unique id (never 0, never reused): part of a binding's identity. */
-RUNE_API uint32_t rune_retarget_id(const rune_retarget *retarget);
 /** The source joint a target joint takes its motion from, or -1. */
 RUNE_API int32_t rune_retarget_source_of(const rune_retarget *retarget, size_t target_joint);
 /** How the target joint was mapped. */
 RUNE_API rune_retarget_match rune_retarget_how(const rune_retarget *retarget, size_t target_joint);
 /** The target joint a source joint drives, or -1 (unused source joints). */
 RUNE_API int32_t rune_retarget_target_of(const rune_retarget *retarget, size_t source_joint);
-/** Mapped target joints. */
-RUNE_API size_t rune_retarget_mapped_count(const rune_retarget *retarget);
-/** The ratio of hip heights (target / source) translations are scaled by. */
-RUNE_API float rune_retarget_scale(const rune_retarget *retarget);
-/** Joint counts of the rigs it was made for. */
-RUNE_API size_t rune_retarget_source_joints(const rune_retarget *retarget);
-RUNE_API size_t rune_retarget_target_joints(const rune_retarget *retarget);
-/** The name form matching falls back to: after the last ':' (a
- * "mixamorig:" prefix), lower case, a side token (a leading "left",
- * "right", "l_", "r_", "l.", "r.", or a trailing "_l", "_r", ".l", ".r",
- * " l", " r") moved to the front as "left"/"right", then letters and digits
- * only: "mixamorig:LeftUpLeg", "UpLeg_L", "L_UpLeg" and "upleg.l" are all
- * "leftupleg". Writes at most `size` bytes (NUL included); returns buf. */
-RUNE_API const char *rune_retarget_normalize(const char *name, char *buf, size_t size);
+/** What a mapping pairs: how many target joints have a source joint,
+ * the ratio of hip heights (target / source) travel is scaled by, and the
+ * joint counts of the rigs it was made for. */
+typedef struct rune_retarget_info {
+    size_t mapped;
+    float scale;
+    size_t source_joints, target_joints;
+} rune_retarget_info;
+
+/** How many joints a mapping pairs, its travel ratio and the rigs' joint
+ * counts. */
+RUNE_API rune_retarget_info rune_retarget_describe(const rune_retarget *retarget);
 
 /** Which joint each track of a clip drives on one rig layout. */
 typedef struct rune_binding rune_binding;
@@ -340,6 +293,7 @@ typedef struct rune_binding rune_binding;
  * the mapping's id is part of its identity. */
 RUNE_API rune_status rune_binding_create(const rune_rig *rig, const rune_clip *clip, const rune_retarget *retarget,
                                 const rune_allocator *alloc, rune_binding **out, rune_error *err);
+/** Frees a binding and the retargeted clip it owns (NULL is fine). */
 RUNE_API void rune_binding_destroy(rune_binding *binding);
 /** The clip the binding samples: the clip itself, or its retargeted copy. */
 RUNE_API const rune_clip *rune_binding_clip(const rune_binding *binding);
@@ -351,17 +305,6 @@ RUNE_API uint32_t rune_binding_retarget_id(const rune_binding *binding);
 RUNE_API int32_t rune_binding_joint(const rune_binding *binding, size_t track);
 /** Number of tracks that bound to a joint. */
 RUNE_API size_t rune_binding_bound_count(const rune_binding *binding);
-/** Bytes the binding holds in memory: its track and joint maps, a
- * retargeted clip it owns and the plan its samplers share, if any: for a
- * compressed clip every segment's decoding tables of the animated
- * channels it binds, 32 bytes a channel and segment (docs/format.md); for
- * an exact clip keyed at the same times on every track, when it comes to
- * at most 1 MiB, the clip's segments again in the rig's joint order, 80
- * bytes a joint (rounded up to 16 joints) and key -- 56, and 8 a key,
- * where every joint is keyed with weight 1 and mask 0 (docs/performance.md,
- * "Row plans"). */
-RUNE_API size_t rune_binding_bytes(const rune_binding *binding);
-
 /** The track that drives `joint`, or -1. */
 RUNE_API int32_t rune_binding_track_of(const rune_binding *binding, int32_t joint);
 
@@ -369,49 +312,6 @@ RUNE_API int32_t rune_binding_track_of(const rune_binding *binding, int32_t join
  * unkeyed joints get identity and coverage 0; the pose's curves too (a
  * curve the clip lacks: 0 with coverage 0). */
 RUNE_API void rune_binding_sample(const rune_binding *binding, float t, rune_pose *pose);
-/** Curves of the bound rig the binding samples (rune_rig_curve_count at
- * binding time). */
-RUNE_API size_t rune_binding_curve_count(const rune_binding *binding);
-/** Samples the rig's curves [first, first + count) at time t into
- * value[0..count) and coverage[0..count) (0 and 0 where the clip has no
- * such curve). */
-RUNE_API void rune_binding_sample_curves(const rune_binding *binding, float t, size_t first, size_t count,
-                                         float *value, float *coverage);
-
-/** Creates the per-play fast sampler of a binding: a sample cache of the
- * binding's clip whose lanes are the rig's joints (lane j samples the track
- * bound to joint j; unbound joints give identity with coverage 0), so
- * sampled chunks are already in joint order. The binding must outlive it. */
-RUNE_API rune_status rune_binding_sampler_create(const rune_binding *binding, rune_simd_level level,
-                                        const rune_allocator *alloc, rune_sample_cache **out, rune_error *err);
-/** True when `cache` came from rune_binding_sampler_create for `binding`. */
-RUNE_API bool rune_binding_sampler_matches(const rune_binding *binding, const rune_sample_cache *cache);
-
-/** Samples joints [first, first + count) at time t into a chunk (entry i is
- * joint first + i): through `cache` when it is this binding's sampler (the
- * fast path: cursors, vectorized interpolation), otherwise with the exact
- * sampler. `first` must be a multiple of RUNE_SAMPLE_CHUNK (otherwise
- * nothing is written). Returns how many entries it wrote: count, less past
- * the binding's joints or the chunk. */
-RUNE_API size_t rune_binding_sample_chunk(const rune_binding *binding, rune_sample_cache *cache, float t, size_t first,
-                                 size_t count, rune_sample_chunk *out);
-
-/** rune_binding_sample through the binding's sampler `cache` (any other
- * cache, or NULL, samples exactly). */
-RUNE_API void rune_binding_sample_cached(const rune_binding *binding, rune_sample_cache *cache, float t, rune_pose *pose);
-
-/** Caches bindings by (clip serial, rig layout signature, retarget id). */
-typedef struct rune_binding_cache rune_binding_cache;
-
-/** Creates an empty binding cache; destroy frees every binding in it. */
-RUNE_API rune_status rune_binding_cache_create(const rune_allocator *alloc, rune_binding_cache **out, rune_error *err);
-RUNE_API void rune_binding_cache_destroy(rune_binding_cache *cache);
-/** Returns a cached binding or builds one. The binding stays owned by the
- * cache. */
-RUNE_API rune_status rune_binding_cache_acquire(rune_binding_cache *cache, const rune_rig *rig, const rune_clip *clip,
-                                       const rune_retarget *retarget, const rune_binding **out, rune_error *err);
-RUNE_API size_t rune_binding_cache_builds(const rune_binding_cache *cache);
-
 RUNE_END_DECLS
 
 #endif

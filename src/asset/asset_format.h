@@ -127,6 +127,6 @@ static inline void put_f32(unsigned char *p, float v) { memcpy(p, &v, sizeof v);
 /* The checksum of bytes: four 64-bit lanes over 8-byte words, then the
  * tail and the length (fast enough to check a large asset in a few ms;
  * catches corruption, not tampering). */
-RUNE_API uint64_t rune__asset_checksum(const unsigned char *p, size_t n);
+uint64_t rune__asset_checksum(const unsigned char *p, size_t n);
 
 #endif

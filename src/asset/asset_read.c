@@ -12,6 +12,7 @@
 #include "../base/alloc.h"
 #include "../base/arena.h"
 #include "../base/require.h"
+#include "asset_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

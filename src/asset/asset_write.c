@@ -6,6 +6,7 @@
 #include "asset_curves.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
+#include "asset_internal.h"
 
 #include <string.h>
 

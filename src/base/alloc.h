@@ -21,7 +21,7 @@ RUNE_API void rune__free(const rune_allocator *a, void *p, size_t count, size_t 
 /** Grows *array (holding *cap elements of `size` bytes) to at least `need`
  * elements, doubling; new elements are zeroed. Returns false on failure and
  * leaves the array untouched. */
-RUNE_API bool rune__grow(const rune_allocator *a, void **array, size_t *cap, size_t need, size_t size);
+bool rune__grow(const rune_allocator *a, void **array, size_t *cap, size_t need, size_t size);
 
 /** The first 64-byte boundary (a cache line) at or after p: a block
  * allocated 63 bytes larger than its arrays starts them there (an
@@ -32,7 +32,7 @@ static inline void *rune__line_align(void *p)
 }
 
 /** Copies a NUL-terminated string (NULL stays NULL... returns "" copy). */
-RUNE_API char *rune__strdup(const rune_allocator *a, const char *s);
-RUNE_API void rune__strfree(const rune_allocator *a, char *s);
+char *rune__strdup(const rune_allocator *a, const char *s);
+void rune__strfree(const rune_allocator *a, char *s);
 
 #endif

@@ -31,7 +31,7 @@ RUNE_API void rune__name_index_release(rune__name_index *x);
 /** Makes room for `keys` more keys of `bytes` bytes in all (prefixes and
  * names with their NULs): adds within it cannot fail. false: out of
  * memory (the index is unchanged). */
-RUNE_API bool rune__name_index_reserve(rune__name_index *x, size_t keys, size_t bytes);
+bool rune__name_index_reserve(rune__name_index *x, size_t keys, size_t bytes);
 /** Adds `value` under prefix[0..prefix_len) ++ name. A key already there
  * keeps its first value and counts one more. false: out of memory (the
  * index is unchanged). */

@@ -29,7 +29,7 @@ RUNE_API const char *rune__match_hint(const rune__name_match *m, char *buf, size
 
 /* The same over an array (NULL entries skipped): the hint for the closest
  * of candidates[0..count), written to buf. */
-RUNE_API const char *rune__did_you_mean(char *buf, size_t size, const char *name, const char *const *candidates,
+const char *rune__did_you_mean(char *buf, size_t size, const char *name, const char *const *candidates,
                                size_t count);
 
 #endif

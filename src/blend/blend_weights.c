@@ -1,6 +1,7 @@
 /* Blend-space weights: 1D linear bands and 2D gradient bands (Cartesian and
  * directional). Pure functions over caller arrays: no allocation. */
 #include "motion_internal.h"
+#include "blend_internal.h"
 
 #include <float.h>
 

@@ -2,6 +2,7 @@
 #include "motion_internal.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
+#include "blend_internal.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 #include "../base/require.h"
+#include "blend_internal.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -182,21 +182,17 @@ void rune__character_prefetch(const rune_character *ch, int stage)
     }
 }
 
-size_t rune_character_curve_count(const rune_character *ch)
+size_t rune_character_curves(const rune_character *ch, const float **values, const float **coverage)
 {
     RUNE_ASSUME(ch);
-    return rune_animator_pose(ch->anim)->curve_count;
+    const rune_pose *p = rune_animator_pose(ch->anim);
+    if (values)
+        *values = p->curve;
+    if (coverage)
+        *coverage = p->curve_cov;
+    return p->curve_count;
 }
-const float *rune_character_curves(const rune_character *ch)
-{
-    RUNE_ASSUME(ch);
-    return rune_animator_pose(ch->anim)->curve;
-}
-const float *rune_character_curve_coverage(const rune_character *ch)
-{
-    RUNE_ASSUME(ch);
-    return rune_animator_pose(ch->anim)->curve_cov;
-}
+
 float rune_character_curve(const rune_character *ch, uint32_t curve)
 {
     RUNE_ASSUME(ch);

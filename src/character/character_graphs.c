@@ -116,10 +116,3 @@ bool rune_character_fade_layer(rune_character *ch, uint32_t handle, uint32_t lay
     return true;
 }
 
-const rune_graph_instance *rune_character_graph_instance(const rune_character *ch, uint32_t handle)
-{
-    RUNE_ASSUME(ch);
-    const graph_run *g = live_graph(ch, handle);
-    return g ? g->inst : NULL;
-}
-

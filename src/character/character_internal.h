@@ -7,6 +7,10 @@
 #define RUNE_SRC_CHARACTER_INTERNAL_H
 
 #include "rune/character.h"
+#include "../mix/mix_internal.h"
+#include "../blend/blend_internal.h"
+#include "../graph/graph_api_internal.h"
+#include "../root/root_internal.h"
 
 #include <stdatomic.h>
 
@@ -124,6 +128,23 @@ bool rune__character_reserve_live(rune_character *ch, size_t **live, size_t *liv
  * 10,000 characters was waiting for them. */
 #define CHARACTER_PREFETCH_STAGES (3 + RUNE_GRAPH_PREFETCH_STAGES)
 void rune__character_prefetch(const rune_character *ch, int stage);
+
+/* Library internals the character's plays use. */
+/* rune_library_adopt_clip for a clip authored on another rig (as
+ * rune_library_add_retargeted_clip). */
+rune_status rune_library_adopt_retargeted_clip(rune_library *lib, rune_clip *clip,
+                                                        const rune_retarget *retarget, uint32_t *index,
+                                                        rune_error *err);
+/* A clip's binding to the library's rig. */
+const rune_binding *rune_library_binding(const rune_library *lib, uint32_t clip);
+/** All bindings, clip order: what motion players and graph instances of
+ * this library's motions and graphs take. */
+const rune_binding *const *rune_library_bindings(const rune_library *lib);
+/* A motion's id and mixer rank. */
+const char *rune_library_motion_id(const rune_library *lib, uint32_t motion);
+int rune_library_motion_priority(const rune_library *lib, uint32_t motion);
+/* A graph's mixer rank. */
+int rune_library_graph_priority(const rune_library *lib, uint32_t graph);
 
 /* A character starts (hold) or stops using a library: the library counts
  * them, so that destroying it first is caught in debug builds. */

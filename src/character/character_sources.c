@@ -64,3 +64,13 @@ bool rune_character_source(const rune_character *ch, uint32_t handle, rune_sourc
     return t || m || g;
 }
 
+
+size_t rune_character_source_leaves(const rune_character *ch, uint32_t handle, rune_leaf_view *out, size_t cap)
+{
+    RUNE_ASSUME(ch);
+    const motion_run *m = live_motion(ch, handle);
+    size_t n = m ? rune_motion_player_leaf_count(m->player) : 0;
+    for (size_t i = 0; out && i < n && i < cap; i++)
+        out[i] = (rune_leaf_view){rune_motion_player_leaf_clip(m->player, i), rune_motion_player_leaf_weight(m->player, i)};
+    return n;
+}

@@ -376,6 +376,33 @@ bool rune_clip_has_scale(const rune_clip *c) { return c->packed ? c->packed->sca
 size_t rune_clip_bytes(const rune_clip *c) { return c->block_size; }
 size_t rune_clip_key_count(const rune_clip *c) { return c->key_count; }
 
+rune_clip_info rune_clip_describe(const rune_clip *c)
+{
+    RUNE_ASSUME(c);
+    return (rune_clip_info){c->id,
+                            c->revision,
+                            c->length,
+                            c->loop,
+                            c->priority,
+                            c->track_count,
+                            c->key_count,
+                            c->curve_count,
+                            c->curve_key_count,
+                            c->marker_count,
+                            c->markers,
+                            rune_clip_has_scale(c),
+                            c->packed != NULL,
+                            c->block_size};
+}
+
+rune_clip_track_info rune_clip_track(const rune_clip *c, size_t t)
+{
+    RUNE_ASSUME(c);
+    if (t >= c->track_count)
+        return (rune_clip_track_info){"", "", 0};
+    return (rune_clip_track_info){c->tracks[t].parent, c->tracks[t].part, c->tracks[t].key_count};
+}
+
 void rune_clip_track_key(const rune_clip *c, size_t t, size_t k, float *time, rune_key_pose_desc *out)
 {
     if (c->packed) { /* sample k of the grid, a linear key */

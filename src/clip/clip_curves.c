@@ -120,6 +120,13 @@ const char *rune_clip_curve_name(const rune_clip *c, size_t i) { return c->curve
 size_t rune_clip_curve_key_count(const rune_clip *c, size_t i) { return c->curves[i].key_count; }
 size_t rune_clip_curve_key_total(const rune_clip *c) { return c->curve_key_count; }
 
+rune_clip_curve_info rune_clip_curve(const rune_clip *c, size_t i)
+{
+    if (i >= c->curve_count)
+        return (rune_clip_curve_info){"", 0};
+    return (rune_clip_curve_info){c->curves[i].name, c->curves[i].key_count};
+}
+
 int32_t rune_clip_find_curve(const rune_clip *c, const char *name)
 {
     size_t lo = 0, hi = c->curve_count; /* sorted by name */

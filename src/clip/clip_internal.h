@@ -4,6 +4,7 @@
 #define RUNE_SRC_CLIP_INTERNAL_H
 
 #include "rune/clip.h"
+#include "clip_access_internal.h"
 #include "sample_dest.h"
 
 #include <string.h>

@@ -5,6 +5,7 @@
 
 #include "rune/clip.h"
 #include "sample_lane.h"
+#include "clip_access_internal.h"
 
 /* Where the batch sampler writes: channel pointers at the chunk's first
  * lane -- a rune_sample_chunk's arrays, or a pose's own channels (no copy

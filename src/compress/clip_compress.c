@@ -339,7 +339,7 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
         return rune_fail(err, RUNE_E_INVALID,
                          "clip \"%s\": samples %zu..%zu: the precision %g is below what float coordinates this "
                          "large can tell apart; ask for less, or keep the clip lossless",
-                         rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
+                         rune_clip_describe(p->clip).id, g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
                          (double)p->precision);
     /* 1: each alone, within half the bound */
     for (size_t a = 0; a < p->subs; a++) {
@@ -378,7 +378,7 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
             return rune_fail(err, RUNE_E_INVALID,
                              "clip \"%s\": samples %zu..%zu: even %d bits a value miss the precision %g (the worst "
                              "error is %g): ask for less, or keep the clip lossless",
-                             rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
+                             rune_clip_describe(p->clip).id, g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1,
                              PACK_MAX_BITS, (double)p->precision, (double)worst);
         set_level(p, g, best, p->cur[best] + 1u);
         worst = evaluate(p, g, SIZE_MAX, NULL);
@@ -434,7 +434,7 @@ static rune_status plan_segment(planner *p, size_t g, uint32_t *chain, rune_erro
         return rune_fail(err, RUNE_E_INVALID,
                          "clip \"%s\": samples %zu..%zu: the error cannot be measured (the pose overflows); keep "
                          "the clip lossless",
-                         rune_clip_id(p->clip), g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1);
+                         rune_clip_describe(p->clip).id, g * PACK_SEGMENT, g * PACK_SEGMENT + PACK_SEGMENT - 1);
     p->max_error = worst > p->max_error ? worst : p->max_error;
     return RUNE_OK;
 }
@@ -539,7 +539,7 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
     p.alloc = *rune__alloc_or_default(alloc);
     p.clip = clip;
     p.rig = rig;
-    p.tracks = rune_clip_track_count(clip);
+    p.tracks = rune_clip_describe(clip).track_count;
     p.joints = rig ? rune_rig_joint_count(rig) : 0;
     rune_status st = rune__compress_find_grid(&p, err);
     if (st)
@@ -548,13 +548,13 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
     rune_allocator *a = &p.alloc;
     p.segments = (p.samples + PACK_SEGMENT - 1) / PACK_SEGMENT;
     if (p.tracks > SIZE_MAX / V_COUNT / p.samples / sizeof(float))
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_describe(clip).id);
     p.val = rune__calloc(a, p.tracks * p.samples * V_COUNT + 1, sizeof(float));
     p.packed = rune__calloc(a, p.tracks + 1, sizeof *p.packed);
     p.track_joint = rune__calloc(a, p.tracks + 1, sizeof *p.track_joint);
     if (!p.val || !p.packed || !p.track_joint) {
         planner_free(&p);
-        return rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_describe(clip).id);
     }
     rune__compress_sample_exact(&p);
     p.subs = rune__compress_classify(&p, false);
@@ -585,7 +585,7 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
             st = rune_binding_create(rig, clip, 0, a, &p.bind, err);
     }
     if (!ok && !st)
-        st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_describe(clip).id);
     if (!st)
         st = resolve_settings(&p, settings, &precision, err);
     p.precision = precision; /* (each segment aims a little under it: segment_target) */
@@ -602,21 +602,21 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
         data_bytes += PACK_SUB_BYTES(&p.width[i * 3]);
     if (!st && data_bytes > PACK_MAX_DATA)
         st = rune_fail(err, RUNE_E_INVALID, "clip \"%s\": %zu bytes compressed, more than a clip may hold (%zu)",
-                       rune_clip_id(clip), data_bytes, PACK_MAX_DATA);
+                       rune_clip_describe(clip).id, data_bytes, PACK_MAX_DATA);
     uint8_t *data = st ? NULL : rune__calloc(a, data_bytes + PACK_DATA_PAD, 1);
     if (!st && !data)
-        st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_describe(clip).id);
     if (!st) {
         encode(&p, data);
-        size_t n = p.tracks, m = rune_clip_marker_count(clip);
+        size_t n = p.tracks, m = rune_clip_describe(clip).marker_count;
         const char **names = rune__calloc(a, 2 * n + 1, sizeof *names);
         rune_marker_desc *marks = rune__calloc(a, m + 1, sizeof *marks);
         if (!names || !marks) {
-            st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_id(clip));
+            st = rune_fail(err, RUNE_E_NOMEM, "out of memory compressing clip \"%s\"", rune_clip_describe(clip).id);
         } else {
             for (size_t t = 0; t < n; t++)
-                names[t] = rune_clip_track_parent(clip, t), names[n + t] = rune_clip_track_part(clip, t);
-            const rune_marker *mk = rune_clip_markers(clip);
+                names[t] = rune_clip_track(clip, t).parent, names[n + t] = rune_clip_track(clip, t).part;
+            const rune_marker *mk = rune_clip_describe(clip).markers;
             for (size_t i = 0; i < m; i++)
                 marks[i] = (rune_marker_desc){mk[i].time, mk[i].name, mk[i].value};
             clip_curve_key *curves = NULL;
@@ -624,13 +624,13 @@ rune_status rune_clip_compress(const rune_clip *clip, const rune_rig *rig, const
             float curve_precision = settings && settings->curve_precision > 0.0f ? settings->curve_precision
                                                                                  : RUNE_CURVE_PRECISION;
             st = rune__compress_curves(clip, curve_precision, a, &curves, &set, err);
-            pack_parts parts = {rune_clip_id(clip), rune_clip_revision(clip), rune_clip_loops(clip),
-                                rune_clip_priority(clip), rune_clip_length(clip), n, names, names + n, p.packed, m,
+            pack_parts parts = {rune_clip_describe(clip).id, rune_clip_describe(clip).revision, rune_clip_describe(clip).loops,
+                                rune_clip_describe(clip).priority, rune_clip_describe(clip).length, n, names, names + n, p.packed, m,
                                 marks, (uint32_t)p.samples, (uint32_t)p.subs, p.t0, p.dt, precision, p.shell,
                                 p.max_error, p.range, p.width, p.lo, p.hi, data, set};
             if (!st)
                 st = rune__clip_assemble(&parts, alloc, out, err);
-            rune__free(a, curves, rune_clip_curve_key_total(clip), sizeof *curves);
+            rune__free(a, curves, rune_clip_describe(clip).curve_key_count, sizeof *curves);
         }
         rune__free(a, names, 2 * n + 1, sizeof *names);
         rune__free(a, marks, m + 1, sizeof *marks);

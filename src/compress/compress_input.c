@@ -12,11 +12,11 @@
 rune_status rune__compress_find_grid(planner *p, rune_error *err)
 {
     const rune_clip *c = p->clip;
-    const char *id = rune_clip_id(c);
+    const char *id = rune_clip_describe(c).id;
     size_t longest = 0, most = 0;
     double first = INFINITY, last = -INFINITY, gap = INFINITY;
     for (size_t t = 0; t < p->tracks; t++) {
-        size_t n = rune_clip_track_key_count(c, t);
+        size_t n = rune_clip_track(c, t).key_count;
         rune_key_pose_desc k0;
         float time;
         rune_clip_track_key(c, t, 0, &time, &k0);
@@ -63,7 +63,7 @@ rune_status rune__compress_find_grid(planner *p, rune_error *err)
         return rune_fail(err, RUNE_E_INVALID, "clip \"%s\": %.0f samples, more than %u", id, steps + 1.0,
                          PACK_MAX_SAMPLES);
     for (size_t t = 0; t < p->tracks; t++) {
-        size_t n = rune_clip_track_key_count(c, t);
+        size_t n = rune_clip_track(c, t).key_count;
         for (size_t k = 0; n > 1 && k < n; k++) {
             float time;
             rune_clip_track_key(c, t, k, &time, &d);
@@ -90,8 +90,10 @@ void rune__compress_sample_exact(planner *p)
         for (size_t i = 0; i < p->samples; i++) {
             rune_key_sample s;
             float time = p->t0 + (float)i * p->dt;
-            if (rune_clip_track_key_count(p->clip, t) == p->samples)
-                time = rune_clip_track_key_time(p->clip, t, i);
+            if (rune_clip_track(p->clip, t).key_count == p->samples) {
+                rune_key_pose_desc key;
+                rune_clip_track_key(p->clip, t, i, &time, &key);
+            }
             rune_clip_sample_track(p->clip, t, time, &s);
             if (s.r.w < 0.0f)
                 s.r = rune_q_negate(s.r);

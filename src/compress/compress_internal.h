@@ -75,7 +75,7 @@ unsigned rune__compress_range_index(const planner *p, size_t a, size_t g, unsign
 size_t rune__compress_segment_end(const planner *p, size_t g);
 
 /* The float curves of the compressed clip (curve_compress.c): into *keys
- * (rune_clip_curve_key_total(clip) entries, rune__free) and *set. */
+ * (rune_clip_describe(clip).curve_key_count entries, rune__free) and *set. */
 rune_status rune__compress_curves(const rune_clip *clip, float precision, const rune_allocator *a,
                                   clip_curve_key **keys, clip_curve_set *set, rune_error *err);
 

@@ -72,7 +72,7 @@ static void snap(clip_curve_key *k, size_t n, float step)
 static float curve_error(const rune_clip *exact, const rune_clip *lossy, size_t ci)
 {
     float worst = 0.0f;
-    size_t n = rune_clip_curve_key_count(exact, ci);
+    size_t n = rune_clip_curve(exact, ci).key_count;
     for (size_t i = 0; i < n; i++) {
         float t0, t1;
         rune_curve_key_desc d;
@@ -112,8 +112,8 @@ static void compress_pass(const clip_curve_key *in, const rune_clip *clip, const
                           clip_curve_key *out, size_t *m)
 {
     *m = 0;
-    for (size_t ci = 0, at = 0; ci < rune_clip_curve_count(clip); ci++) {
-        size_t n = rune_clip_curve_key_count(clip, ci);
+    for (size_t ci = 0, at = 0; ci < rune_clip_describe(clip).curve_count; ci++) {
+        size_t n = rune_clip_curve(clip, ci).key_count;
         if (keep[ci]) {
             memcpy(out + *m, in + at, n * sizeof *out);
             *m += n;
@@ -129,7 +129,7 @@ static void compress_pass(const clip_curve_key *in, const rune_clip *clip, const
 rune_status rune__compress_curves(const rune_clip *clip, float precision, const rune_allocator *a,
                                   clip_curve_key **keys, clip_curve_set *set, rune_error *err)
 {
-    size_t total = rune_clip_curve_key_total(clip), curves = rune_clip_curve_count(clip);
+    size_t total = rune_clip_describe(clip).curve_key_count, curves = rune_clip_describe(clip).curve_count;
     *keys = NULL;
     *set = (clip_curve_set){NULL, 0, 0, 0.0f, 0.0f};
     if (!curves)
@@ -138,7 +138,7 @@ rune_status rune__compress_curves(const rune_clip *clip, float precision, const 
     bool *keep = rune__calloc(a, curves, sizeof *keep);
     rune_status st = !out || !keep || rune__clip_curve_keys(clip, a, &in)
                          ? rune_fail(err, RUNE_E_NOMEM, "out of memory compressing the curves of clip \"%s\"",
-                                     rune_clip_id(clip))
+                                     rune_clip_describe(clip).id)
                          : RUNE_OK;
     size_t m = 0;
     float worst = 0.0f;

@@ -4,6 +4,7 @@
 #include "../base/alloc.h"
 #include "../base/names.h"
 #include "../base/require.h"
+#include "graph_api_internal.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
  * a weighted delta from the clip's initial pose. */
 #include "graph_internal.h"
 #include "rune/mix.h"
+#include "graph_api_internal.h"
 
 /* Samples one side of a fade (a play, or the frozen pose) into pose/ref. */
 static void side(rune_graph_instance *inst, layer_run *l, int32_t slot, bool frozen, bool additive,

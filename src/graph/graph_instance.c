@@ -4,6 +4,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 #include "../base/require.h"
+#include "graph_api_internal.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -237,6 +238,8 @@ void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weig
 
 rune_graph_layer_view rune_graph_layer_view_of(const rune_graph_instance *inst, uint32_t layer)
 {
+    if (layer >= inst->g->layer_count)
+        return (rune_graph_layer_view){0};
     const layer_run *l = &inst->layers[layer];
     uint32_t first = inst->g->layers[layer].first_state;
     rune_graph_layer_view v = {inst->slots[l->cur].state - first, -1, rune__graph_alpha(l), l->fading && l->frozen,

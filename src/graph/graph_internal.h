@@ -4,6 +4,7 @@
 #define RUNE_SRC_GRAPH_INTERNAL_H
 
 #include "rune/graph.h"
+#include "../play/play_internal.h"
 
 typedef struct graph_layer {
     rune_layer_blend blend;

@@ -2,6 +2,7 @@
  * others adopt its phase, mapped through shared named events (repeated
  * names matched by occurrence) or, without them, as normalized phase. */
 #include "graph_internal.h"
+#include "../blend/blend_internal.h"
 
 #include <string.h>
 

@@ -2,6 +2,7 @@
  * most one transition per layer (a queued travel route first, else
  * any-state transitions, then the current state's, in definition order). */
 #include "graph_internal.h"
+#include "graph_api_internal.h"
 
 #include <string.h>
 

@@ -3,14 +3,6 @@
 #include "rune/math.h"
 #include "slerp_series.h"
 
-rune_quat rune_q_nlerp(rune_quat a, rune_quat b, float u)
-{
-    if (rune_q_dot(a, b) < 0.0f)
-        b = rune_q_negate(b);
-    return rune_q_normalize(rune_q(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u,
-                                   a.z + (b.z - a.z) * u, a.w + (b.w - a.w) * u));
-}
-
 rune_quat rune_q_slerp(rune_quat a, rune_quat b, float u)
 {
     float d = rune_q_dot(a, b);

@@ -10,6 +10,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 #include "../base/require.h"
+#include "mix_internal.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * so a solver sees the positions an engine will skin with; and the write
  * of a solved model rotation back into a joint's local rotation. */
 #include "control_internal.h"
+#include "mix_internal.h"
 
 #include <stdint.h>
 

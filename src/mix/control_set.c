@@ -2,6 +2,7 @@
  * id, stepping their goals' springs, running them in priority order. */
 #include "control_set.h"
 #include "../base/alloc.h"
+#include "mix_internal.h"
 
 #include <string.h>
 

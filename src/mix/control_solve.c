@@ -4,6 +4,7 @@
  * as a local rotation blended by the control's weight. Translations are
  * never written, so bone lengths never change. */
 #include "control_internal.h"
+#include "mix_internal.h"
 
 #include <math.h>
 

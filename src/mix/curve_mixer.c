@@ -8,6 +8,7 @@
  * stack, so nothing is allocated. */
 #include "rune/mix.h"
 #include "curve_mixer.h"
+#include "mix_internal.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #define RUNE_SRC_MIX_CURVE_MIXER_H
 
 #include "rune/mix.h"
+#include "mix_internal.h"
 
 /* Curves of rune_mix_mean: the share-weighted mean, coverage min(1, sum). */
 void rune__mix_curves_mean(const rune_contribution *cs, size_t count, rune_pose *out);

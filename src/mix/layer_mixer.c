@@ -4,6 +4,7 @@
  * adds its weighted delta from a reference pose. */
 #include "mix_chunks.h"
 #include "curve_mixer.h"
+#include "mix_internal.h"
 
 /* The exact additive rotation for lanes of weight above 0 the kernel
  * flagged wide:

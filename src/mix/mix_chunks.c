@@ -2,6 +2,7 @@
  * views of chunks of joints, and the exact slerp for the few lanes the
  * overlay kernel leaves. */
 #include "mix_chunks.h"
+#include "../clip/clip_access_internal.h"
 
 #include <string.h>
 

@@ -6,6 +6,7 @@
 
 #include "rune/mix.h"
 #include "mix_kernel.h"
+#include "mix_internal.h"
 
 /* The mixing kernels of one instruction set. */
 typedef struct mix_kernels {

@@ -6,6 +6,7 @@
 #include "../math/lane_quat.h"
 #include "../math/slerp_series.h"
 #include "../clip/sample_lane.h"
+#include "../clip/clip_access_internal.h"
 
 #include <math.h>
 

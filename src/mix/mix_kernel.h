@@ -11,6 +11,7 @@
 #include "rune/clip.h"
 #include "../clip/sample_lane.h" /* row_fields */
 #include "../math/kernel_isa.h"
+#include "../clip/clip_access_internal.h"
 
 /* Channels of a chunk: translation, rotation, scale and coverage. As a
  * rank's accumulator the channels hold sums (x = sum s x, q = sum s q,

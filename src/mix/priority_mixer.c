@@ -7,6 +7,7 @@
 #include "mix_chunks.h"
 #include "curve_mixer.h"
 #include "../clip/sample_dest.h"
+#include "mix_internal.h"
 
 #include <string.h>
 

@@ -2,6 +2,7 @@
  * creation order): per-joint overrides and offsets here, solvers through
  * control_solve.c. */
 #include "control_internal.h"
+#include "mix_internal.h"
 
 static void apply_one(const rune_control *c, rune_pose *pose)
 {

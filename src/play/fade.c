@@ -1,5 +1,6 @@
 /* Linear weight fades, shared by tracks, motion plays and graph layers. */
 #include "rune/play.h"
+#include "play_internal.h"
 
 void rune_fade_to(rune_fade *f, float target, float seconds)
 {

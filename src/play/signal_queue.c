@@ -4,6 +4,7 @@
 #include "rune/play.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
+#include "play_internal.h"
 
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* Track lifecycle: start and sampling. */
 #include "rune/play.h"
+#include "play_internal.h"
 
 rune_play_params rune_play_defaults(void)
 {

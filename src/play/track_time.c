@@ -1,6 +1,7 @@
 /* Track time: advancing the sample time, wrapping loops, and walking the
  * crossed interval for marker and loop signals with bounded work. */
 #include "rune/play.h"
+#include "play_internal.h"
 
 double rune_wrap_phase(double t, double length)
 {

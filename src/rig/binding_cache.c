@@ -4,6 +4,7 @@
 #include "rune/rig.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
+#include "rig_internal.h"
 
 typedef struct binding_entry {
     uint64_t clip_serial;

@@ -1,5 +1,6 @@
 /* Joint masks resolved through the rig hierarchy (never by name patterns). */
 #include "rune/rig.h"
+#include "rig_internal.h"
 
 static const rune_mask_entry *entry_of(const rune_mask_entry *e, size_t n, size_t joint)
 {

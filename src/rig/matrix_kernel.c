@@ -6,6 +6,7 @@
  * instruction set. */
 #include "matrix_kernel.h"
 #include "../math/lane_quat.h"
+#include "../clip/clip_access_internal.h"
 
 #include <float.h>
 #include <string.h>

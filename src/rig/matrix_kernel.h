@@ -10,6 +10,7 @@
 #include "rune/clip.h"
 #include "rune/math.h"
 #include "../math/kernel_isa.h"
+#include "../clip/clip_access_internal.h"
 
 /* A chunk of joints: rest frames and local poses, channel pointers at the
  * chunk's first joint (structure of arrays, read in place); `frot` the

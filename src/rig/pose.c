@@ -5,6 +5,7 @@
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 #include "../base/require.h"
+#include "rig_internal.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -378,3 +378,8 @@ size_t rune_retarget_mapped_count(const rune_retarget *r) { return r->mapped; }
 float rune_retarget_scale(const rune_retarget *r) { return r->scale; }
 size_t rune_retarget_source_joints(const rune_retarget *r) { return r->ns; }
 size_t rune_retarget_target_joints(const rune_retarget *r) { return r->nt; }
+
+rune_retarget_info rune_retarget_describe(const rune_retarget *r)
+{
+    return (rune_retarget_info){r->mapped, r->scale, r->ns, r->nt};
+}

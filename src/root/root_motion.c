@@ -2,6 +2,7 @@
  * weighted travel of plays, conversion through the root frame, and removal
  * of horizontal travel and yaw from the root pose. */
 #include "rune/root.h"
+#include "root_internal.h"
 #include "../clip/sample_dest.h" /* rune__sample_cache_lane_transform */
 
 #include <string.h>

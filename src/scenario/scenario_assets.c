@@ -6,6 +6,7 @@
 #include "rune/asset.h"
 #include "json_read.h"
 #include "scenario_internal.h"
+#include "../base/name_index.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -80,18 +81,32 @@ rune_status rune__scenario_asset_clips(rune_scenario *s, rune__arena *arena, run
         return rune_fail(err, RUNE_E_NOMEM, "out of memory");
     if (s->clip_count)
         memcpy(all, s->clips, s->clip_count * sizeof *all);
+    /* every id once: the document's clips, then each asset's in turn */
+    rune__name_index ids;
+    rune__name_index_init(&ids, NULL);
+    rune_status st = RUNE_OK;
+    for (size_t k = 0; !st && k < s->clip_count; k++)
+        if (!rune__name_index_add(&ids, NULL, 0, all[k].id, (int32_t)k))
+            st = rune_fail(err, RUNE_E_NOMEM, "out of memory");
     size_t at = s->clip_count;
-    for (size_t i = 0; i < box->asset_count; i++)
-        for (size_t c = 0; c < rune_asset_clip_count(box->assets[i]); c++, at++) {
+    for (size_t i = 0; !st && i < box->asset_count; i++)
+        for (size_t c = 0; !st && c < rune_asset_clip_count(box->assets[i]); c++, at++) {
             const rune_clip *clip = rune_asset_clip(box->assets[i], c);
-            if (rune__scenario_clip_sequence(clip, arena, &all[at]))
-                return rune_fail(err, RUNE_E_NOMEM, "out of memory");
-            s->uses_scale |= rune_clip_has_scale(clip);
-            for (size_t k = 0; k < at; k++)
-                if (strcmp(all[k].id, all[at].id) == 0)
-                    return rune_fail(err, RUNE_E_INVALID, "assets[%zu]: clip \"%s\" has the id of %s", i, all[at].id,
-                                     k < s->clip_count ? "a clip of the document" : "an earlier asset's clip");
+            if (rune__scenario_clip_sequence(clip, arena, &all[at])) {
+                st = rune_fail(err, RUNE_E_NOMEM, "out of memory");
+                break;
+            }
+            s->uses_scale |= rune_clip_describe(clip).has_scale;
+            int32_t k = rune__name_index_find(&ids, NULL, 0, all[at].id, NULL);
+            if (k >= 0)
+                st = rune_fail(err, RUNE_E_INVALID, "assets[%zu]: clip \"%s\" has the id of %s", i, all[at].id,
+                               (size_t)k < s->clip_count ? "a clip of the document" : "an earlier asset's clip");
+            else if (!rune__name_index_add(&ids, NULL, 0, all[at].id, (int32_t)at))
+                st = rune_fail(err, RUNE_E_NOMEM, "out of memory");
         }
+    rune__name_index_release(&ids);
+    if (st)
+        return st;
     size_t first = s->clip_count;
     s->clips = all;
     s->clip_count = at;

@@ -177,13 +177,15 @@ static void collect_weights(runner *r)
         const char *name = name_of(r, v->handle);
         r->named[i] = (rune_scenario_source){name, *v};
         add_weight(r, name, v->weight);
-        for (size_t l = 0; v->player && l < rune_motion_player_leaf_count(v->player); l++) {
+        rune_leaf_view leaves[RUNE_MOTION_MAX_LEAVES];
+        size_t count = rune_character_source_leaves(r->ch, v->handle, leaves, RUNE_MOTION_MAX_LEAVES);
+        for (size_t l = 0; l < count && l < RUNE_MOTION_MAX_LEAVES; l++) {
             if (r->weight_count >= RUNE_SCENARIO_MAX_WEIGHTS)
                 break;
             char *label = r->leaf_names[r->weight_count];
             snprintf(label, sizeof r->leaf_names[0], "%s/%s", name,
-                     rune_clip_id(rune_motion_player_leaf_compiled_clip(v->player, l)));
-            add_weight(r, label, rune_motion_player_leaf_weight(v->player, l));
+                     rune_clip_describe(rune_library_clip(r->lib, leaves[l].clip)).id);
+            add_weight(r, label, leaves[l].weight);
         }
     }
 }

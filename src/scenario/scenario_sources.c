@@ -22,33 +22,31 @@ const char *rune__scenario_resolve(rune__arena *arena, const char *file, const c
 
 rune_status rune__scenario_clip_sequence(const rune_clip *c, rune__arena *arena, rune_sequence_desc *d)
 {
-    size_t keys = rune_clip_key_count(c), ckeys = rune_clip_curve_key_total(c), all = keys + ckeys;
+    rune_clip_info info = rune_clip_describe(c);
+    size_t keys = info.key_count, ckeys = info.curve_key_count, all = keys + ckeys, markers = info.marker_count;
     rune_keyframe_desc *kf = rune__arena_array(arena, all ? all : 1, sizeof *kf);
     rune_key_pose_desc *poses = rune__arena_array(arena, keys ? keys : 1, sizeof *poses);
     rune_curve_key_desc *curves = rune__arena_array(arena, ckeys ? ckeys : 1, sizeof *curves);
-    size_t markers = rune_clip_marker_count(c);
     rune_marker_desc *md = rune__arena_array(arena, markers ? markers : 1, sizeof *md);
     if (!kf || !poses || !curves || !md)
         return RUNE_E_NOMEM;
     size_t k = 0;
-    for (size_t t = 0; t < rune_clip_track_count(c); t++)
-        for (size_t i = 0; i < rune_clip_track_key_count(c, t); i++, k++) {
+    for (size_t t = 0; t < info.track_count; t++)
+        for (size_t i = 0; i < rune_clip_track(c, t).key_count; i++, k++) {
             rune_clip_track_key(c, t, i, &kf[k].time, &poses[k]);
             kf[k].poses = &poses[k];
             kf[k].pose_count = 1;
         }
     /* one keyframe a curve key: compiling sorts them back by name and time */
-    for (size_t cv = 0, n = 0; cv < rune_clip_curve_count(c); cv++)
-        for (size_t i = 0; i < rune_clip_curve_key_count(c, cv); i++, k++, n++) {
+    for (size_t cv = 0, n = 0; cv < info.curve_count; cv++)
+        for (size_t i = 0; i < rune_clip_curve(c, cv).key_count; i++, k++, n++) {
             rune_clip_curve_key(c, cv, i, &kf[k].time, &curves[n]);
             kf[k].curves = &curves[n];
             kf[k].curve_count = 1;
         }
-    const rune_marker *m = rune_clip_markers(c);
     for (size_t i = 0; i < markers; i++)
-        md[i] = (rune_marker_desc){m[i].time, m[i].name, m[i].value};
-    *d = (rune_sequence_desc){rune_clip_id(c), rune_clip_revision(c), rune_clip_loops(c), rune_clip_priority(c),
-                              kf, all, md, markers, rune_clip_length(c)};
+        md[i] = (rune_marker_desc){info.markers[i].time, info.markers[i].name, info.markers[i].value};
+    *d = (rune_sequence_desc){info.id, info.revision, info.loops, info.priority, kf, all, md, markers, info.length};
     return RUNE_OK;
 }
 

@@ -48,7 +48,8 @@ int main(int argc, char **argv)
         return 1;
     }
     rc |= rune_clip_compressed(packed, NULL) ? 0 : 1;
-    printf("compressed %s: %zu bytes\n", rune_clip_id(packed), rune_clip_bytes(packed));
+    rune_clip_info info = rune_clip_describe(packed);
+    printf("compressed %s: %zu bytes\n", info.id, info.bytes);
     rune_clip_destroy(packed);
     rune_clip_destroy(exact);
     rune_library_destroy(lib);

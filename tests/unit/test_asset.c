@@ -18,6 +18,8 @@
 #include "counting_alloc.h"
 #include "test_random.h"
 #include "../../src/asset/asset_format.h"
+#include "asset/asset_internal.h"
+#include "clip/clip_access_internal.h"
 
 /* A rig whose part names repeat under different parents ("Arm" under
  * "Left" and "Right", so their children name parents "Left/Arm"), a

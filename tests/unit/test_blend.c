@@ -10,6 +10,7 @@
 #include "rune/blend.h"
 #include "counting_alloc.h"
 #include "test_random.h"
+#include "blend/blend_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 

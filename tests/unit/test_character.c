@@ -17,6 +17,7 @@
 #include "rune/character.h"
 #include "counting_alloc.h"
 #include "test_random.h"
+#include "rig/rig_internal.h"
 
 enum { JOINTS = 6, KEYS = 9 };
 
@@ -260,10 +261,11 @@ static void test_equivalent_paths(void **state)
     uint32_t smile, jaw;
     assert_int_equal(rune_library_find_curve(w.lib, "smile", &smile, NULL), RUNE_OK);
     assert_int_equal(rune_library_find_curve(w.lib, "jaw", &jaw, NULL), RUNE_OK);
-    assert_int_equal(rune_character_curve_count(ch[0]), 3);
-    assert_true(fabsf(rune_character_curve_coverage(ch[0])[smile] - 0.75f) < 1e-6f);
-    assert_true(fabsf(rune_character_curve_coverage(ch[0])[jaw] - 0.4f) < 1e-6f);
-    assert_true(rune_character_curve(ch[0], jaw) == rune_character_curves(ch[0])[jaw]);
+    const float *values, *coverage;
+    assert_int_equal(rune_character_curves(ch[0], &values, &coverage), 3);
+    assert_true(fabsf(coverage[smile] - 0.75f) < 1e-6f);
+    assert_true(fabsf(coverage[jaw] - 0.4f) < 1e-6f);
+    assert_true(rune_character_curve(ch[0], jaw) == values[jaw]);
     for (int i = 0; i < PATHS; i++)
         rune_character_destroy(ch[i]);
     rune_character_destroy(masked);
@@ -305,7 +307,9 @@ static void test_crossfade_matches_tracks(void **state)
     assert_true(worst <= 5e-7f);
     /* interruption: B -> C, and C -> A while that fades: the frame it
      * fires shows the last evaluated pose exactly */
-    const rune_graph_instance *gi = rune_character_graph_instance(g, inst);
+    rune_source_view view;
+    assert_true(rune_character_source(g, inst, &view));
+    const rune_graph_instance *gi = view.instance;
     assert_int_equal(rune_graph_current_state(gi, 0), 1);
     assert_true(rune_character_trigger(g, inst, w.param_go));
     for (int f = 0; f < 3; f++)

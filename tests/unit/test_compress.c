@@ -16,6 +16,8 @@
 #include "rune/rune.h"
 #include "rune/compress.h"
 #include "counting_alloc.h"
+#include "asset/asset_internal.h"
+#include "rig/rig_internal.h"
 
 /* Root at the origin, Arm 1 unit up, Hand 1 unit further: a chain whose
  * Hand end sits 2 units from the root. */

@@ -18,6 +18,7 @@
 #include "rune/mix.h"
 #include "counting_alloc.h"
 #include "test_random.h"
+#include "mix/mix_internal.h"
 
 #define near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

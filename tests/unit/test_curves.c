@@ -18,6 +18,7 @@
 
 #include "rune/mix.h"
 #include "counting_alloc.h"
+#include "mix/mix_internal.h"
 
 #define near(a, b) assert_true(fabs((double)(a) - (double)(b)) <= 1e-6)
 

@@ -11,6 +11,7 @@
 #include "rune/graph.h"
 #include "../../src/graph/graph_internal.h"
 #include "counting_alloc.h"
+#include "graph/graph_api_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 #define J(part, parent) {part, parent, {{0, 0, 0}, {0, 0, 0, 1}}}

@@ -18,6 +18,7 @@
 #include "rune/import.h"
 #include "rune/root.h"
 #include "counting_alloc.h"
+#include "root/root_internal.h"
 
 #include <math.h>
 

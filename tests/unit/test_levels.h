@@ -7,6 +7,7 @@
 #define RUNE_TEST_LEVELS_H
 
 #include "rune/clip.h"
+#include "math/simd_internal.h"
 
 #include <float.h>
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "rune/io.h"
+#include "rig/rig_internal.h"
 
 enum { N = 100000, NAME = 24 };
 

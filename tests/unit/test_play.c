@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "rune/play.h"
+#include "play/play_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 

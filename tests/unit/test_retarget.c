@@ -19,6 +19,7 @@
 #include "rune/rig.h"
 #include "counting_alloc.h"
 #include "test_random.h"
+#include "rig/rig_internal.h"
 
 #define near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

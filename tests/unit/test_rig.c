@@ -15,6 +15,7 @@
 #include "counting_alloc.h"
 #include "test_levels.h"
 #include "test_random.h"
+#include "mix/mix_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 #define J(part, parent) {part, parent, {{0, 0, 0}, {0, 0, 0, 1}}}

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "rune/root.h"
+#include "root/root_internal.h"
 
 #define near(a, b, eps) assert_true(fabsf((float)(a) - (float)(b)) <= (eps))
 #define EPS 1e-6f

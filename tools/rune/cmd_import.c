@@ -8,6 +8,7 @@
 #include "rune/asset.h"
 #include "rune/compress.h"
 #include "rune/import.h"
+#include "rig/rig_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

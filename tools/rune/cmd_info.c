@@ -7,6 +7,7 @@
 #include "json_out.h"
 #include "rune/asset.h"
 #include "rune/import.h"
+#include "clip/clip_access_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "rune/asset.h"
 #include "rune/import.h"
+#include "blend/blend_internal.h"
 
 #include <math.h>
 #include <stdio.h>

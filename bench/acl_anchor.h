@@ -1,5 +1,5 @@
 /* ACL measured in the same run as rune's compressed clips
- * (docs/performance.md, "Anchors"): bench/acl_anchor.cc, built only when
+ * (docs/performance.md, "Method"): bench/acl_anchor.cc, built only when
  * CMake is given an ACL source checkout (-DRUNE_ACL_DIR=..., and its
  * Realtime Math headers: -DRUNE_RTM_DIR, default the checkout's
  * external/rtm; neither is copied into rune), compresses the same clip

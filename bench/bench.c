@@ -13,7 +13,6 @@
 
 static const char usage[] =
     "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--only SECTION | --graph-crowd COUNT]\n"
-    "       rune bench --core-probe\n"
     "  Prints throughput figures (method: docs/performance.md): forward and random-time\n"
     "  sampling, sample + blend, blending finished poses, an override layer, local-to-model\n"
     "  matrices and transforms, a 2D blend space, crowds of characters, IK solvers and an IK\n"
@@ -27,9 +26,7 @@ static const char usage[] =
     "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
     "  --only SECTION  one section: kernels crowds ik retarget growth assets compression loads\n"
     "  --graph-crowd COUNT  only the graph crowd's row: COUNT characters (1 to 100000) and\n"
-    "                --workers workers, 40 single frames timed (median and fastest); not with --only\n"
-    "  --core-probe  only whether this core's caches are its own: a dependent load's cycles from\n"
-    "                L1 and L2 over 40 windows (a shared host's figures are not the machine's)\n";
+    "                --workers workers, 40 single frames timed (median and fastest); not with --only\n";
 
 /* The sections in the order they run; --only picks one. */
 static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression", "loads"};
@@ -61,10 +58,6 @@ int rune_bench_main(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             return 0;
-        } else if (strcmp(a, "--core-probe") == 0) {
-            if (argc != 1) /* the core alone: no row, no other option */
-                return bad_argument("--core-probe runs alone; not with", argv[i == 0 ? 1 : 0]);
-            return bench_core_probe();
         } else if (strcmp(a, "--quick") == 0) {
             plan.quick = true;
         } else if (strcmp(a, "--json") == 0) {

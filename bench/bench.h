@@ -5,13 +5,14 @@
 #define RUNE_BENCH_H
 
 #include "rune/rune.h"
-#include "clip/clip_access_internal.h"
 
 #include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "clip/clip_access_internal.h" /* C linkage for the C++ anchors too */
 
 /** Entry point of `rune bench [--quick] [--json] [--simd LEVEL]`; prints
  * the figures; 0 on success, 2 when a scene cannot be built. */
@@ -112,10 +113,6 @@ typedef enum bench_level { BENCH_L1, BENCH_L2, BENCH_MEM } bench_level;
  * `level`, in ns: the larger of the two times (they overlap at best). */
 double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_level level);
 
-/** `rune bench --core-probe` (bench_core_probe.c): a dependent load's
- * cycles from L1 and from L2 over 40 windows, to tell a core of its own
- * from one a host shares; returns the exit status. */
-int bench_core_probe(void);
 
 /* ---- Report ------------------------------------------------------------- */
 

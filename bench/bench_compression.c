@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* ACL's defaults, 0.01 cm precision and a 3 cm shell, scaled to 01_01's
- * skeleton (issue 17); ACL itself is measured in this run when built in
+ * skeleton; ACL itself is measured in this run when built in
  * (bench/acl_anchor.h), on the same grid at these settings. */
 #define ACL_PRECISION 0.00148f
 #define ACL_SHELL 0.443f

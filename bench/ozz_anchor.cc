@@ -4,6 +4,9 @@
 // with -DRUNE_OZZ_DIR (an ozz source checkout, compiled here as it ships;
 // nothing of ozz is in rune's tree).
 #include "ozz_anchor.h"
+extern "C" {
+#include "mix/mix_internal.h" /* rune_mix_mean on the same poses as ozz's BlendingJob */
+}
 
 // ozz keeps __m128 in std::vector here; the attribute it loses does not
 // matter to storage

@@ -1,5 +1,5 @@
 /* ozz-animation measured in the same run as rune (docs/performance.md,
- * "Anchors"): bench/ozz_anchor.cc, built only when CMake is given an ozz
+ * "Method"): bench/ozz_anchor.cc, built only when CMake is given an ozz
  * source checkout (-DRUNE_OZZ_DIR=...; the checkout is never copied into
  * rune), runs ozz's own jobs on the same inputs as rune's rows and checks
  * that both compute the same result. Without it (bench/ozz_anchor_none.c)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The public API as a contract (docs/architecture.md, "The public API"):
+"""The public API as a contract (docs/architecture.md, "Headers: contract, internals, private ABI"):
 
 1. every function include/rune/ declares (RUNE_API) has a comment of its
    own right above it (what it does, its preconditions, who owns what);

@@ -50,8 +50,9 @@ expect 2 "bench --graph-crowd 0" -- "$rune" bench --graph-crowd 0
 expect 2 "bench --graph-crowd junk" -- "$rune" bench --graph-crowd 10k
 expect 2 "bench --graph-crowd with --only" -- "$rune" bench --only ik --graph-crowd 20
 grep -q "does not go with --only" "$work/err" || fail "bench --graph-crowd with --only: $(cat "$work/err")"
-expect 2 "bench --core-probe with another option" -- "$rune" bench --core-probe --quick
-grep -q 'runs alone; not with "--quick"' "$work/err" || fail "bench --core-probe --quick: $(cat "$work/err")"
+probe="$(dirname "$rune")/rune_core_probe"
+expect 2 "rune_core_probe with an option" -- "$probe" --quick
+grep -q 'runs alone; not with "--quick"' "$work/err" || fail "rune_core_probe --quick: $(cat "$work/err")"
 # the graph crowd's row alone: one JSON row, 0 allocations in its frames
 expect 0 "bench --graph-crowd 20" -- "$rune" bench --graph-crowd 20 --workers 1 --json
 grep -q '"id": "graph_crowd_20_w1".*"allocations": 0' "$work/out" || fail "bench --graph-crowd 20: no row: $(cat "$work/out")"
@@ -84,7 +85,7 @@ for f in scenario.txt asset.bin; do
 done
 expect 2 "render a .rune from stdin" -- sh -c "'$rune' render - -o '$work/stdin.png' <'$work/asset.bin'"
 
-# loops at import, and the clip a tool plays (issue 29): robot_like.gltf
+# loops at import, and the clip a tool plays: robot_like.gltf
 # holds Walk (1 s) then Idle (2 s), neither looping
 robot="$here/fixtures/robot_like.gltf"
 expect 0 "import --loop" -- "$rune" import "$robot" -o "$work/loop_all" --json --quiet --loop

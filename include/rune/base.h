@@ -68,6 +68,34 @@ RUNE_API void rune_error_prefix(rune_error *err, const char *fmt, ...)
 /** Short English name of a status ("invalid input", ...). */
 RUNE_API const char *rune_status_name(rune_status status);
 
+/** Number of priority ranks (core .. action4). */
+#define RUNE_PRIORITY_COUNT 7
+
+/** Mixer ranks, lowest first: the rank a clip, motion or graph plays at
+ * by default (each play may give its own). Composition processes ranks
+ * from lowest to highest; a rank's joints overlay what the ranks below
+ * composed by their coverage. */
+typedef enum rune_priority {
+    RUNE_PRIORITY_CORE = 0,
+    RUNE_PRIORITY_IDLE,
+    RUNE_PRIORITY_MOVEMENT,
+    RUNE_PRIORITY_ACTION,
+    RUNE_PRIORITY_ACTION2,
+    RUNE_PRIORITY_ACTION3,
+    RUNE_PRIORITY_ACTION4
+} rune_priority;
+
+/** A rank clamped into 0 .. RUNE_PRIORITY_COUNT-1. */
+static inline int rune_priority_clamp(int priority)
+{
+    return priority < 0 ? 0 : (priority >= RUNE_PRIORITY_COUNT ? RUNE_PRIORITY_COUNT - 1 : priority);
+}
+
+/** Parses "core" .. "action4"; -1 when unknown. */
+RUNE_API int rune_priority_from_name(const char *name);
+/** The name of a rank ("core" .. "action4"; "?" outside the range). */
+RUNE_API const char *rune_priority_name(int priority);
+
 RUNE_END_DECLS
 
 #endif

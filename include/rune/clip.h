@@ -14,31 +14,6 @@
 
 RUNE_BEGIN_DECLS
 
-/** Number of priority ranks (core .. action4). */
-#define RUNE_PRIORITY_COUNT 7
-
-/** Mixer ranks, lowest first. */
-typedef enum rune_priority {
-    RUNE_PRIORITY_CORE = 0,
-    RUNE_PRIORITY_IDLE,
-    RUNE_PRIORITY_MOVEMENT,
-    RUNE_PRIORITY_ACTION,
-    RUNE_PRIORITY_ACTION2,
-    RUNE_PRIORITY_ACTION3,
-    RUNE_PRIORITY_ACTION4
-} rune_priority;
-
-/** A rank clamped into 0 .. RUNE_PRIORITY_COUNT-1. */
-static inline int rune_priority_clamp(int priority)
-{
-    return priority < 0 ? 0 : (priority >= RUNE_PRIORITY_COUNT ? RUNE_PRIORITY_COUNT - 1 : priority);
-}
-
-/** Parses "core" .. "action4"; -1 when unknown. */
-RUNE_API int rune_priority_from_name(const char *name);
-/** The name of a rank ("core" .. "action4"; "?" outside the range). */
-RUNE_API const char *rune_priority_name(int priority);
-
 /** One joint's pose in a keyframe. `parent` is "" for the root joint. */
 typedef struct rune_key_pose_desc {
     const char *parent;

@@ -55,7 +55,8 @@ static rune_vec2 sub2(rune_vec2 a, rune_vec2 b) { rune_vec2 r = {a.x - b.x, a.y 
 /* Pairs whose directions are this close to opposite have no meaningful
  * sign of rotation between them: their angles are taken unsigned. */
 #define NEAR_OPPOSITE (0.99f * 3.14159265f)
-/* The angle weight of bands between two moving samples (the spec's 2). */
+/* The angle weight of bands between two moving samples: directional
+ * bands measure angle twice as heavily as relative speed. */
 #define ANGLE_WEIGHT 2.0f
 #define PI_F 3.14159265358979f
 

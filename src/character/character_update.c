@@ -1,4 +1,4 @@
-/* The frame of a character, in the order of the specification: advance
+/* The frame of a character: advance
  * every play (clip tracks, then motion tracks, then graph instances, each
  * in start order), retire those whose stop fade finished, mix tracks and
  * graph poses by priority, extract and remove root motion, apply controls

@@ -4,10 +4,10 @@
  * The plan holds every segment's decoding tables of its entries (where
  * each entry's bits start, their widths, the dequantization), built once
  * when a clip is bound: a sample reads its segments' tables and the data,
- * and a play keeps nothing but its cursor. (Issue 28: a play kept ~26 KB
- * of tables on a 64-joint rig; then each sample rebuilt them from the
- * clip's width and range bytes, a quarter of a compressed crowd's frame.)
- * No key is ever decompressed into memory. */
+ * and a play keeps nothing but its cursor (tables kept per play would be
+ * ~26 KB on a 64-joint rig; tables rebuilt at each sample from the clip's
+ * width and range bytes, a quarter of a compressed crowd's frame). No key
+ * is ever decompressed into memory. */
 #include "packed_sampler.h"
 
 #include <math.h>

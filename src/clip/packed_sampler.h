@@ -39,7 +39,7 @@ typedef struct pack_entries {
  * with each one's lane, and every segment's decoding tables of those
  * entries. A binding builds one and its plays share it: a crowd's plays
  * of one clip read the same few segments' tables, and a play's own state
- * is its cursor (issue 28). */
+ * is its cursor. */
 typedef struct pack_plan {
     const clip_packed *p;
     int channels;             /* 2, or 3 with scale */

@@ -286,7 +286,7 @@ static size_t row_plan_lanes(size_t lanes) { return (lanes + 15) / 16 * 16; }
  * 64-joint rig has 30 to 120 keys a track: 0.15 to 0.6 MiB). A plan
  * repeats the clip's segments and covers, in memory about 65 % of what
  * the clip itself holds, for sampling in about half the time where the
- * gather is the cost (docs/performance.md, "Row plans"); long takes keep
+ * gather is the cost (docs/performance.md, "How a frame runs"); long takes keep
  * the gather. */
 #define ROW_PLAN_MAX_BYTES ((size_t)1 << 20)
 

@@ -1,7 +1,7 @@
 /* A glTF asset's own bytes, for what assimp 5.2's C API drops: the JSON
  * text (of a .gltf, or a .glb's JSON chunk), its buffers (data URIs, .bin
  * files beside it, or the GLB BIN chunk) and accessors read as floats
- * (plain, or normalized integers as the spec converts them). */
+ * (plain, or normalized integers as glTF 2.0 converts them). */
 #include "gltf_file.h"
 #include "../base/file_read.h"
 #include "../base/alloc.h"
@@ -101,7 +101,7 @@ static unsigned char *buffer_bytes(const gltf_file *g, json_t *root, size_t b, s
 
 /* Bytes of one component and its value as a float: plain floats, or the
  * normalized integers glTF allows for some outputs (morph weights among
- * them), converted as the spec says: c / 255, max(c / 127, -1), ... */
+ * them), converted as glTF 2.0 says: c / 255, max(c / 127, -1), ... */
 static size_t component_bytes(json_int_t type, bool normalized)
 {
     if (type == 5126)

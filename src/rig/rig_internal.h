@@ -130,7 +130,7 @@ const char *rune_retarget_normalize(const char *name, char *buf, size_t size);
  * at most 1 MiB, the clip's segments again in the rig's joint order, 80
  * bytes a joint (rounded up to 16 joints) and key -- 56, and 8 a key,
  * where every joint is keyed with weight 1 and mask 0 (docs/performance.md,
- * "Row plans"). */
+ * "How a frame runs"). */
 size_t rune_binding_bytes(const rune_binding *binding);
 
 /** Curves of the bound rig the binding samples (rune_rig_curve_count at

@@ -288,7 +288,7 @@ static void test_cycle_duration_and_phase(void **state)
     assert_int_equal(ca.live_bytes, 0);
 }
 
-/* Issue 28: a 2D node's polar forms and pair bands are worked out once
+/* A 2D node's polar forms and pair bands are worked out once
  * per motion; a player's weights from them must be rune_blend2d_weights'
  * bits at any input: both modes, an idle, a pair within 1 degree of
  * opposite, two samples at one position, inputs on samples, far outside,
@@ -338,7 +338,7 @@ static void test_prepared_bands_match_weights(void **state)
     free_bench(&b);
 }
 
-/* Issue 28: a player keeps what set_params worked out while the
+/* A player keeps what set_params worked out while the
  * parameters hold still; any change (values, not the array's address;
  * NaN to NaN is no change, NULL is its own input) works it out again.
  * Clips a (1 s) at 0 and b (1.5 s) at 1 on one axis: at .5 the cycle is
@@ -377,7 +377,7 @@ static void test_params_held_and_changed(void **state)
     free_bench(&b);
 }
 
-/* Issue 28: a leaf at or below RUNE_MOTION_EPSILON is not sampled, but the
+/* A leaf at or below RUNE_MOTION_EPSILON is not sampled, but the
  * kept leaves carry its weight. 1D over clips a (x 0 -> 1 in 1 s) at 0 and
  * b (x 0 -> 3 in 1.5 s) at 1, param .99995: weights .00005 and .99995;
  * a is skipped, b's share is 1, so the pose is b's alone with coverage 1

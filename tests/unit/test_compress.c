@@ -375,7 +375,7 @@ static void make_wide_rig(size_t n, rune_rig **rig, rune_clip **packed)
     free(poses);
 }
 
-/* A play of a compressed clip keeps no decoding tables (issue 28): through
+/* A play of a compressed clip keeps no decoding tables: through
  * a binding it holds at most 1 KB on a 64-joint rig, and samples what the
  * single-track decoder gives, forward, backward and at random times --
  * also on a rig of 300 joints (600 channels, 5 chunks), at every kernel

@@ -258,7 +258,7 @@ static rune_quat random_rotation(uint32_t *seed)
     return rune_q_normalize(rune_q(test_random(seed), test_random(seed), test_random(seed), test_random(seed) + 0.01f));
 }
 
-/* The spec's composition rule, joint by joint and rank by rank, written
+/* The composition rule (docs/semantics.md, "Mixing"), joint by joint and rank by rank, written
  * plainly: the weighted mean of a rank (shares clamped, quaternions flipped
  * into the running sum's hemisphere, normalized), overlaid by min(1, sum)
  * with an exact slerp. */
@@ -351,7 +351,7 @@ static void test_compose_levels_match_reference(void **state)
     rune_pose_release(&ref);
 }
 
-/* One graph layer joint by joint, written plainly (the spec's rules for
+/* One graph layer joint by joint, written plainly (the rules for
  * override and additive layers). An override layer's weight w joins the
  * coverage below, c' = c + w (1 - c), and the transform moves toward the
  * layer's by its part of that coverage, w / c': the graph's pose stays
@@ -840,7 +840,7 @@ static void test_compose_in_place_matches_copy(void **state)
     }
 }
 
-/* Issue 28: a frame's sole contribution composed in place takes the
+/* A frame's sole contribution composed in place takes the
  * short way (rune__mix_sole) in chunks whose lanes' shares are all 0 or 1,
  * and must give the bits of the sums, mean and overlay the copy goes
  * through: on every level, with a lane of a NaN translation, one of an

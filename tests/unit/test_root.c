@@ -122,7 +122,7 @@ static void test_root_strip_and_axis(void **state)
     rune_pose_release(&p);
 }
 
-/* Issue 29: travel converts through the rest frames and scales of the
+/* Travel converts through the rest frames and scales of the
  * joint and its ancestors. Root scale (1, 2, 3) turned 90 deg about Z,
  * child scale 0.5: local (1, 1, 0) -> (.5, .5, 0) -> scaled (.5, 1, 0) ->
  * R_z(90) (.5, 1, 0) = (-1, .5, 0): dx -1, dz 0. A (0, 0, 2) travel:

@@ -1,4 +1,5 @@
-/* `rune bench --core-probe`: whether this core's caches are its own. A
+/* rune_core_probe, a program of its own beside `rune bench` (built with
+ * the tools, never installed): whether this core's caches are its own. A
  * dependent load chain (each 64-byte line holds the index of the next, in
  * one random cycle, so every load waits on the one before and no
  * prefetcher can guess the next) through 32 KB, which an L1 holds, and
@@ -7,9 +8,9 @@
  * its own reads the 32 KB cycle at the L1's latency (about 5 cycles) in
  * every window; where another hardware thread shares the core, or the
  * host moves the VM's CPU between cores, some windows read far more, and
- * figures measured then are not the machine's (docs/performance.md). */
+ * figures measured then are not the machine's (docs/performance.md,
+ * "Method"). Usage: build/rune_core_probe (no options). */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, clock_gettime */
-#include "bench.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -88,13 +89,17 @@ static void print_spread(const char *what, double *v)
     printf("  %-26s %6.1f %8.1f %8.1f %8.1f\n", what, v[0], v[WINDOWS / 2], v[3 * WINDOWS / 4], v[WINDOWS - 1]);
 }
 
-int bench_core_probe(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) { /* the core alone: nothing else runs beside it */
+        fprintf(stderr, "rune_core_probe: runs alone; not with \"%s\"\n", argv[1]);
+        return 2;
+    }
     size_t *l1 = chain_make(32 << 10), *l2 = chain_make(1 << 20);
     if (!l1 || !l2) {
         free(l1);
         free(l2);
-        fprintf(stderr, "rune bench: out of memory for the core probe\n");
+        fprintf(stderr, "rune_core_probe: out of memory\n");
         return 2;
     }
     chain_ns(l1, 100000); /* in cache before the first window */
@@ -108,7 +113,7 @@ int bench_core_probe(void)
         struct timespec pause = {0, 250000000};
         nanosleep(&pause, NULL);
     }
-    printf("rune bench --core-probe: a dependent load, in cycles, over %d windows a quarter second apart\n",
+    printf("rune_core_probe: a dependent load, in cycles, over %d windows a quarter second apart\n",
            WINDOWS);
     printf("  %-26s %6s %8s %8s %8s\n", "", "fastest", "median", "3/4", "slowest");
     print_spread("from 32 KB (L1)", c1);

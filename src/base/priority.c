@@ -1,5 +1,5 @@
 /* Names of the mixer's priority ranks. */
-#include "rune/clip.h"
+#include "rune/base.h"
 
 #include <string.h>
 

@@ -91,7 +91,7 @@ static double time_load(const load_input *in, load_kind kind)
         }
     } else if (!rune_rig_create(in->joints, in->n, NULL, &other, NULL)) {
         t0 = now_s();
-        if (!rune_retarget_create(other, rig, NULL, 0, NULL, &rt, NULL))
+        if (!rune_retarget_create(&(rune_retarget_desc){other, rig, NULL, 0, false}, NULL, &rt, NULL))
             t1 = now_s();
     }
     rune_retarget_destroy(rt);

@@ -204,6 +204,49 @@ expect 2 "import --retarget-to --json" -- "$rune" import "$here/fixtures/tiny.bv
 expect 2 "import --retarget-to a scenario" -- "$rune" import "$here/fixtures/tiny.bvh" -o "$work/onto2" \
   --retarget-to "$scn"
 
+# import --retarget-to between humanoids (CMU mocap onto the Xbot's
+# skeleton, tests/fixtures/rigs): one summary line; --verbose lists every
+# joint; --map overrides an entry (and a bad map names file and key);
+# --no-foot-ik; clip ids after the file, or --clip-prefix'd; eval plays a
+# .rune directly
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
+  cmu=/usr/share/assimp/models/BVH/01_01.bvh
+  "$rune" import "$here/fixtures/rigs/xbot_skeleton.gltf" -o "$work/xbot" --allow-empty --quiet >/dev/null \
+    || fail "import of the xbot skeleton failed"
+  expect 0 "import onto a humanoid" -- "$rune" import "$cmu" -o "$work/h" --retarget-to "$work/xbot/xbot_skeleton.rune"
+  [ "$(wc -l <"$work/err")" = 1 ] || fail "import onto a humanoid: expected one line, got: $(cat "$work/err")"
+  grep -q "humanoid, mapped 21 of the profile's 21 bones" "$work/err" \
+    || fail "import onto a humanoid: no summary: $(cat "$work/err")"
+  grep -q "foot IK on" "$work/err" || fail "import onto a humanoid: foot IK not on"
+  expect 0 "eval of a .rune" -- "$rune" eval "$work/h/01_01.rune" --frames 0:1 --joints Armature/mixamorig:Hips
+  grep -q '"Armature/mixamorig:Hips"' "$work/out" || fail "eval of a .rune: no hips"
+  expect 0 "eval of a .rune, --clip" -- "$rune" eval "$work/h/01_01.rune" --clip 01_01 --frames 0:1
+  expect 2 "eval of a .rune, unknown --clip" -- "$rune" eval "$work/h/01_01.rune" --clip Motion
+  grep -q 'the clips are "01_01"' "$work/err" || fail "eval --clip: the clips not listed: $(cat "$work/err")"
+  expect 0 "import onto a humanoid --verbose" -- "$rune" import "$cmu" -o "$work/h" --force --verbose \
+    --retarget-to "$work/xbot/xbot_skeleton.rune"
+  grep -q "mixamorig:LeftArm .*<- Spine1/LeftShoulder\|mixamorig:LeftArm .*<- LeftShoulder/LeftArm" "$work/err" \
+    || fail "--verbose: no LeftArm line: $(cat "$work/err")"
+  grep -q "left_upper_arm" "$work/err" || fail "--verbose: no profile bone names"
+  printf '{"RightArm": "mixamorig:LeftArm", "LeftArm": null}\n' >"$work/map.json"
+  expect 0 "import --map" -- "$rune" import "$cmu" -o "$work/h" --force --verbose --no-foot-ik \
+    --retarget-to "$work/xbot/xbot_skeleton.rune" --map "$work/map.json"
+  grep -q "mixamorig:LeftArm .*<- RightShoulder/RightArm *map" "$work/err" || fail "--map: not applied: $(cat "$work/err")"
+  grep -q "foot IK off" "$work/err" || fail "--no-foot-ik: foot IK still on"
+  printf '{"Nope": "mixamorig:LeftArm"}\n' >"$work/bad_map.json"
+  expect 2 "import --map naming no joint" -- "$rune" import "$cmu" -o "$work/h2" \
+    --retarget-to "$work/xbot/xbot_skeleton.rune" --map "$work/bad_map.json"
+  grep -q 'bad_map.json: map\[0\]: no joint "Nope"' "$work/err" || fail "bad --map: message: $(cat "$work/err")"
+  [ ! -e "$work/h2" ] || [ -z "$(ls "$work/h2")" ] || fail "bad --map: output written"
+  printf '[1]\n' >"$work/bad_map.json"
+  expect 2 "import --map not an object" -- "$rune" import "$cmu" -o "$work/h2" \
+    --retarget-to "$work/xbot/xbot_skeleton.rune" --map "$work/bad_map.json"
+  expect 2 "--map without --retarget-to" -- "$rune" import "$cmu" -o "$work/h2" --map "$work/map.json"
+  expect 0 "import --clip-prefix" -- "$rune" import "$cmu" -o "$work/p" --clip-prefix walk/
+  expect 0 "info of a prefixed import" -- "$rune" info "$work/p/01_01.rune"
+  grep -q '"walk/01_01"' "$work/out" || fail "--clip-prefix: id not prefixed: $(head -c 300 "$work/out")"
+fi
+
 # info: a .rune, a scenario, stdin; bad input is one line, exit 2
 expect 0 "info of a .rune" -- "$rune" info "$work/out_dir/tiny.rune"
 grep -q '"kind": "rune"' "$work/out" || fail "info of a .rune: kind"

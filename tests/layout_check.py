@@ -19,8 +19,8 @@ import sys
 
 # Stages, lowest first, and the library each one's folder builds into.
 STAGES = [
-    ("base", "rune_core"), ("math", "rune_core"), ("clip", "rune_core"), ("rig", "rune_core"),
-    ("ik", "rune_core"), ("play", "rune_core"), ("mix", "rune_core"), ("blend", "rune_core"),
+    ("base", "rune_core"), ("math", "rune_core"), ("clip", "rune_core"), ("ik", "rune_core"),
+    ("rig", "rune_core"), ("play", "rune_core"), ("mix", "rune_core"), ("blend", "rune_core"),
     ("graph", "rune_core"), ("root", "rune_core"), ("character", "rune_core"), ("asset", "rune_core"),
     ("compress", "rune_compress"), ("scenario", "rune_io"), ("import", "rune_import"),
 ]

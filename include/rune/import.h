@@ -43,7 +43,10 @@ typedef struct rune_import {
  *   skin and no animation keeps every node. Part names are node names,
  *   '/' replaced by '_' and repeats suffixed "_2", "_3", ...; the rest
  *   frame is the node's local transform with its scale.
- * - Every animation becomes a clip (seconds = ticks / ticks-per-second,
+ * - Every animation becomes a clip, its id the animation's name (a BVH
+ *   file's motion, and an animation without a name, take the file's name
+ *   without its extension: "01_01" for 01_01.bvh; repeats get "_2", ...)
+ *   (seconds = ticks / ticks-per-second,
  *   25 ticks/s when the file gives none). A joint's position and rotation
  *   keys are merged on the union of their times, each channel interpolated
  *   linearly (slerp for rotation) at the other's times — exact for linear

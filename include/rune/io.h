@@ -121,11 +121,12 @@ typedef struct rune_scenario_rig {
 
 /** A retarget mapping from a source rig onto the document's rig
  * ("retargets"): explicit pairs (a NULL target keeps the source joint
- * out); joints they leave out are matched by name. */
+ * out); joints they leave out are matched as rune_retarget_create does. */
 typedef struct rune_scenario_retarget {
     uint32_t from; /**< index into rune_scenario.source_rigs */
     rune_retarget_pair *map;
     size_t map_count;
+    bool no_foot_ik; /**< "foot_ik": false */
 } rune_scenario_retarget;
 
 /** Most distinct parameter names in one scenario. */

@@ -220,15 +220,23 @@ RUNE_API float rune_rig_height(const rune_rig *rig);
 
 /** A retarget mapping: plays clips authored on a source rig on a target
  * rig (docs/semantics.md, "Retargeting"). Each target joint is mapped to
- * at most one source joint; a mapped joint takes the source's model-space
- * rotation delta from its rest pose onto its own rest pose,
- *     target model = source model * source rest model^-1 * target rest model,
- * back to its local space through its parent; the topmost mapped joint
- * (the hips) also takes the source's model-space travel from rest, scaled
- * by the ratio of the rigs' hip heights; every other joint keeps its rest
- * translation, so the target's bone lengths never change. Unmapped target
- * joints get no track (coverage 0). Both rigs are read once, at creation:
- * the mapping is immutable and keeps no pointer to them. */
+ * at most one source joint. When both rigs are humanoids (two mirrored
+ * legs below two mirrored arms), each is put in a retarget pose -- a
+ * T-pose facing forward, found by turning its limbs and spine onto one
+ * stance -- and a mapped joint takes the source's model-space rotation
+ * away from the source's retarget pose onto the target's:
+ *     target model = C * source model * source pose^-1 * C^-1 * target pose,
+ * C the turn from the source body's frame (left, up, forward) to the
+ * target's. The hips take the source hips' height over its floor and
+ * their travel, scaled by the ratio of the rigs' hips heights over the
+ * soles; while a source foot is planted, two-bone IK holds the target's
+ * foot where the source's is (unless turned off). Other rigs use their
+ * rests as the poses (C the identity) and the topmost mapped joint takes
+ * the source's travel from rest scaled by the ratio of hip heights. Every
+ * other joint keeps its rest translation, so the target's bone lengths
+ * never change. Unmapped target joints get no track (coverage 0). Both
+ * rigs are read once, at creation: the mapping is immutable and keeps no
+ * pointer to them. */
 typedef struct rune_retarget rune_retarget;
 
 /** How a target joint got its source joint. */
@@ -237,7 +245,8 @@ typedef enum rune_retarget_match {
     RUNE_RETARGET_EXPLICIT,   /**< named by the map */
     RUNE_RETARGET_EXACT,      /**< the same parent/part */
     RUNE_RETARGET_PART,       /**< the same part, unique in both rigs */
-    RUNE_RETARGET_NORMALIZED  /**< the same normalized name, unique in both (rune_retarget_normalize) */
+    RUNE_RETARGET_NORMALIZED, /**< the same normalized name, unique in both (rune_retarget_normalize) */
+    RUNE_RETARGET_HUMANOID    /**< the same bone of the humanoid profile (rune_retarget_bone) */
 } rune_retarget_match;
 
 /** One entry of an explicit map: joint names as rune_rig_find takes them
@@ -248,16 +257,27 @@ typedef struct rune_retarget_pair {
     const char *target;
 } rune_retarget_pair;
 
-/** Creates a mapping from `source` to `target`: the explicit pairs first,
- * then, for every target joint they leave out, the source joint of the
+/** What a mapping is made from. The rigs and map are read during
+ * rune_retarget_create only. */
+typedef struct rune_retarget_desc {
+    const rune_rig *source;        /**< the rig clips are authored on */
+    const rune_rig *target;        /**< the rig they are played on */
+    const rune_retarget_pair *map; /**< explicit pairs, overriding every other match (NULL: none) */
+    size_t map_count;
+    bool no_foot_ik;               /**< true: planted feet are not held (humanoids only) */
+} rune_retarget_desc;
+
+/** Creates a mapping from desc->source to desc->target: the explicit
+ * pairs first; when both rigs are humanoids, profile bone to profile bone
+ * (hips, spine joints in order, chest, neck, head, clavicles, upper arms,
+ * forearms, hands, thighs, shins, feet, toes) among joints the pairs leave
+ * free; then, for every target joint still free, the source joint of the
  * same parent/part, else of the same part (unique in both rigs), else of
- * the same normalized name (unique in both), among source joints not yet
- * mapped. Fails (RUNE_E_INVALID) on a pair naming a joint a rig lacks
- * ("map[2]: no joint \"Hipz\" in the source rig"), a joint mapped twice,
- * or a mapping with no joint at all. */
-RUNE_API rune_status rune_retarget_create(const rune_rig *source, const rune_rig *target, const rune_retarget_pair *map,
-                                          size_t count, const rune_allocator *alloc, rune_retarget **out,
-                                          rune_error *err);
+ * the same normalized name (unique in both). Fails (RUNE_E_INVALID) on a
+ * pair naming a joint a rig lacks ("map[2]: no joint \"Hipz\" in the
+ * source rig"), a joint mapped twice, or a mapping with no joint at all. */
+RUNE_API rune_status rune_retarget_create(const rune_retarget_desc *desc, const rune_allocator *alloc,
+                                          rune_retarget **out, rune_error *err);
 /** Frees a mapping (NULL is fine); bindings made with it keep what they
  * need. */
 RUNE_API void rune_retarget_destroy(rune_retarget *retarget);
@@ -267,17 +287,26 @@ RUNE_API int32_t rune_retarget_source_of(const rune_retarget *retarget, size_t t
 RUNE_API rune_retarget_match rune_retarget_how(const rune_retarget *retarget, size_t target_joint);
 /** The target joint a source joint drives, or -1 (unused source joints). */
 RUNE_API int32_t rune_retarget_target_of(const rune_retarget *retarget, size_t source_joint);
-/** What a mapping pairs: how many target joints have a source joint,
- * the ratio of hip heights (target / source) travel is scaled by, and the
- * joint counts of the rigs it was made for. */
+/** The humanoid profile's name of a target joint ("hips", "spine",
+ * "chest", "neck", "head", "left_clavicle", "left_upper_arm",
+ * "left_forearm", "left_hand", "left_thigh", "left_shin", "left_foot",
+ * "left_toes", and right_ the same), or NULL when it is none or the
+ * mapping is not between humanoids. The string is static. */
+RUNE_API const char *rune_retarget_bone(const rune_retarget *retarget, size_t target_joint);
+/** What a mapping pairs. */
 typedef struct rune_retarget_info {
-    size_t mapped;
-    float scale;
-    size_t source_joints, target_joints;
+    size_t mapped;                        /**< target joints with a source joint */
+    float scale;                          /**< travel ratio: target hips height / source hips height */
+    size_t source_joints, target_joints;  /**< the joint counts of the rigs it was made for */
+    bool humanoid;                        /**< both rigs are humanoids: a retarget pose each */
+    size_t profile_mapped, profile_bones; /**< profile bones both rigs have, mapped to each other, of all */
+    float confidence;                     /**< of the profile bones found in both rigs, the share whose
+                                               names agree with the bone (0..1; 0 when not humanoid) */
+    bool foot_ik;                         /**< planted feet are held */
 } rune_retarget_info;
 
-/** How many joints a mapping pairs, its travel ratio and the rigs' joint
- * counts. */
+/** How many joints a mapping pairs, its travel ratio, the rigs' joint
+ * counts and the humanoid profile's matches. */
 RUNE_API rune_retarget_info rune_retarget_describe(const rune_retarget *retarget);
 
 /** Which joint each track of a clip drives on one rig layout. */

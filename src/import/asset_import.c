@@ -411,6 +411,14 @@ static const char *clip_name(importer *I, const struct aiAnimation *a, size_t in
 {
     char base[200], name[220];
     snprintf(base, sizeof base, "%.*s", (int)a->mName.length, a->mName.data);
+    /* a BVH holds one motion, which assimp names "Motion" in every file:
+     * the file's name tells two apart in one library */
+    if (!base[0] || rune__gltf_has_suffix(I->path, ".bvh") || rune__gltf_has_suffix(I->path, ".BVH")) {
+        const char *slash = strrchr(I->path, '/'), *stem = slash ? slash + 1 : I->path, *dot = strrchr(stem, '.');
+        int len = (int)(dot && dot != stem ? (size_t)(dot - stem) : strlen(stem));
+        if (len)
+            snprintf(base, sizeof base, "%.*s", len, stem);
+    }
     if (!base[0])
         snprintf(base, sizeof base, "anim%zu", index);
     snprintf(name, sizeof name, "%s", base);

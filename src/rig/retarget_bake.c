@@ -22,6 +22,7 @@ typedef struct track_times {
     size_t count, cap;
     int32_t single; /* the one source track the times come from, or -1 */
     size_t cursor;
+    bool still;     /* mapped, its source path unkeyed: keyed at every time of the clip */
 } track_times;
 
 typedef struct bake {
@@ -42,6 +43,10 @@ typedef struct bake {
     rune_pose pose;
     rune_mat4 *mats;
     rune_quat *sm, *tm;
+    float level;            /* humanoids: where the source's ankles are when it stands */
+    float *hold;            /* with foot IK: per key time, how much each foot is held */
+    rune_pose target_pose;  /* and scratch for the target */
+    rune_mat4 *target_mats;
 } bake;
 
 static int cmp_float(const void *a, const void *b)
@@ -76,6 +81,20 @@ static int32_t mapped_parent_source(const bake *b, size_t t)
     return -1;
 }
 
+/* Whether foot IK may turn target joint t: 1 + the profile bone of the
+ * source foot it follows (HB_FOOT_L or _R) for thighs, shins and feet,
+ * else 0. */
+static int held_leg(const rune_retarget *rt, size_t t)
+{
+    if (!rt->humanoid || !rt->hum.foot_ik || rt->top < 0)
+        return 0;
+    for (int side = 0; side < 2; side++)
+        for (int bone = HB_THIGH_L; bone <= HB_FOOT_L; bone += 2)
+            if (rt->hum.target.bone[bone + side] == (int32_t)t)
+                return 1 + HB_FOOT_L + side;
+    return 0;
+}
+
 /* The key times of target joint t: those of the source tracks on the
  * paths that differ between its source joint and its mapped parent's. */
 static rune_status times_of(bake *b, size_t t)
@@ -86,8 +105,12 @@ static rune_status times_of(bake *b, size_t t)
     if (s < 0)
         return RUNE_OK;
     memset(b->mark, 0, b->rt->ns);
-    mark_path(b, s);
-    if ((int32_t)t != b->rt->top) /* the top takes travel from the whole path */
+    int leg = held_leg(b->rt, t);
+    if (leg) /* the leg follows its foot: every joint above it */
+        mark_path(b, b->rt->hum.source.bone[leg - 1]);
+    else
+        mark_path(b, s);
+    if (!leg && (int32_t)t != b->rt->top) /* the top takes travel from the whole path */
         mark_path(b, mapped_parent_source(b, t));
     size_t n = 0, tracks = 0;
     for (size_t j = 0; j < b->rt->ns; j++) {
@@ -97,6 +120,9 @@ static rune_status times_of(bake *b, size_t t)
     }
     if (tracks != 1)
         tt->single = -1;
+    /* between humanoids a joint whose source stands still still turns:
+     * its rest is not the source's (keys at every time: see still_times) */
+    tt->still = !n && b->rt->humanoid;
     if (!n)
         return RUNE_OK;
     if (!(tt->time = rune__calloc(b->alloc, n, sizeof *tt->time)))
@@ -111,35 +137,44 @@ static rune_status times_of(bake *b, size_t t)
     return RUNE_OK;
 }
 
-static rune_vec3 apply3(const float a[9], rune_vec3 v)
+/* The keys of the joints whose source stands still: one at every key
+ * time of the clip (b->all; a constant track on the clip's own grid keeps
+ * the batch sampler at one segment a key, which a single key would not). */
+static rune_status still_times(bake *b)
 {
-    return rune_v3(a[0] * v.x + a[3] * v.y + a[6] * v.z, a[1] * v.x + a[4] * v.y + a[7] * v.z,
-                   a[2] * v.x + a[5] * v.y + a[8] * v.z);
+    for (size_t t = 0; t < b->rt->nt; t++) {
+        track_times *tt = &b->tracks[t];
+        if (!tt->still)
+            continue;
+        if (!(tt->time = rune__calloc(b->alloc, b->all_count, sizeof *tt->time)))
+            return RUNE_E_NOMEM;
+        tt->cap = tt->count = b->all_count;
+        memcpy(tt->time, b->all, b->all_count * sizeof *tt->time);
+    }
+    return RUNE_OK;
 }
 
-/* The top joint's local translation: its source's model travel from rest,
- * scaled, added to its own rest position, back through its parent at rest
- * and its frame; saturated at +-RUNE_MAX_MAGNITUDE (a source key of 1e18
- * on a rig half as tall would go past it). */
-static rune_vec3 top_translation(const bake *b, size_t t)
+/* Every target joint's model rotation at the sampled source pose: a
+ * mapped joint's from its source joint's, the others' from their parents'. */
+static void target_rotations(bake *b)
 {
     const rune_retarget *rt = b->rt;
-    const rune_mat4 *m = &b->mats[rt->source_of[t]];
-    rune_vec3 travel = rune_v3_sub(rune_v3(m->m[12], m->m[13], m->m[14]), rt->source_rest);
-    rune_vec3 at = rune_v3_add(rt->target_rest, rune_v3_scale(travel, rt->scale));
-    rune_xform f = rune_rig_frame(b->target, t);
-    rune_vec3 v = rune_q_rotate(rune_q_conjugate(f.r), rune_v3_sub(apply3(rt->parent_inverse, rune_v3_sub(at, rt->parent_origin)), f.t));
-    rune_vec3 s = rune_rig_frame_scale(b->target, t);
-    return rune_v3(rune_clamp_magnitude(s.x != 0.0f ? v.x / s.x : 0.0f),
-                   rune_clamp_magnitude(s.y != 0.0f ? v.y / s.y : 0.0f),
-                   rune_clamp_magnitude(s.z != 0.0f ? v.z / s.z : 0.0f));
+    for (size_t t = 0; t < rt->nt; t++) {
+        int32_t p = rune_rig_parent(b->target, t), s = rt->source_of[t];
+        rune_quat q = s < 0 ? rune_q_mul(p >= 0 ? b->tm[p] : rune_q_identity(), rune_rig_frame(b->target, t).r)
+                            : rune_q_mul(b->sm[s], rt->offset[t]);
+        if (s >= 0 && rt->humanoid)
+            q = rune_q_mul(rt->hum.change, q);
+        b->tm[t] = rune_q_normalize(q);
+    }
 }
 
-/* Every target key at time `time`, appended to b->poses. */
-static size_t keys_at(bake *b, float time)
+/* Every target key at key time number g, appended to b->poses. */
+static size_t keys_at(bake *b, size_t g)
 {
     const rune_retarget *rt = b->rt;
     const rune_rig *src = rt->source;
+    float time = b->all[g];
     rune_binding_sample(b->source, time, &b->pose);
     for (size_t j = 0; j < rt->ns; j++) {
         int32_t p = rune_rig_parent(src, j);
@@ -148,20 +183,24 @@ static size_t keys_at(bake *b, float time)
     }
     if (rt->top >= 0)
         rune_rig_model_matrices(src, &b->pose, b->mats);
+    target_rotations(b);
+    float lift = 0.0f;
+    if (b->hold)
+        rune__retarget_ground(rt, b->target, b->mats, b->level, &b->hold[2 * g], b->tm, &b->target_pose,
+                              b->target_mats, &lift);
     size_t emitted = 0;
     for (size_t t = 0; t < rt->nt; t++) {
         int32_t p = rune_rig_parent(b->target, t), s = rt->source_of[t];
-        rune_quat above = rune_q_mul(p >= 0 ? b->tm[p] : rune_q_identity(), rune_rig_frame(b->target, t).r);
-        b->tm[t] = s >= 0 ? rune_q_normalize(rune_q_mul(b->sm[s], rt->offset[t])) : rune_q_normalize(above);
         track_times *tt = &b->tracks[t];
         if (tt->cursor >= tt->count || tt->time[tt->cursor] != time)
             continue;
+        rune_quat above = rune_q_mul(p >= 0 ? b->tm[p] : rune_q_identity(), rune_rig_frame(b->target, t).r);
         rune_key_pose_desc *k = &b->poses[b->pose_count + emitted++];
         *k = (rune_key_pose_desc){rune_rig_parent_part(b->target, t), rune_rig_part(b->target, t), rune_v3(0, 0, 0),
                                   rune_q_normalize(rune_q_mul(rune_q_conjugate(above), b->tm[t])), 1.0f, 0.0f,
                                   RUNE_EASE_LINEAR, RUNE_EASE_IN, rune_v3(1, 1, 1), false};
         if ((int32_t)t == rt->top)
-            k->t = top_translation(b, t);
+            k->t = rune__retarget_top(rt, b->target, b->mats, b->level, lift);
         int32_t own = rune_binding_track_of(b->source, s);
         if (own >= 0) { /* the source joint's own weights */
             rune_key_sample smp;
@@ -179,6 +218,31 @@ static size_t keys_at(bake *b, float time)
     return emitted;
 }
 
+/* How much each source foot is planted at each key time (b->hold). */
+static rune_status plant(bake *b)
+{
+    const rune_retarget *rt = b->rt;
+    const rune_allocator *a = b->alloc;
+    rune_vec3 *ankles = rune__calloc(a, 2 * b->all_count, sizeof *ankles);
+    b->hold = rune__calloc(a, 2 * b->all_count, sizeof *b->hold);
+    if (!ankles || !b->hold || rune_pose_init(&b->target_pose, rt->nt, a, NULL) ||
+        !(b->target_mats = rune__calloc(a, rt->nt, sizeof *b->target_mats))) {
+        rune__free(a, ankles, 2 * b->all_count, sizeof *ankles);
+        return RUNE_E_NOMEM;
+    }
+    for (size_t g = 0; g < b->all_count; g++) {
+        rune_binding_sample(b->source, b->all[g], &b->pose);
+        rune_rig_model_matrices(rt->source, &b->pose, b->mats);
+        for (int side = 0; side < 2; side++) {
+            const float *m = b->mats[rt->hum.source.bone[HB_FOOT_L + side]].m;
+            ankles[2 * g + side] = rune_v3(m[12], m[13], m[14]);
+        }
+    }
+    rune_status st = rune__retarget_contacts(rt, b->all, ankles, b->all_count, a, &b->level, b->hold);
+    rune__free(a, ankles, 2 * b->all_count, sizeof *ankles);
+    return st;
+}
+
 static void bake_free(bake *b)
 {
     const rune_allocator *a = b->alloc;
@@ -187,14 +251,17 @@ static void bake_free(bake *b)
         rune__free(a, b->tracks[t].time, b->tracks[t].cap, sizeof(float));
     rune__free(a, b->tracks, nt, sizeof *b->tracks);
     rune__free(a, b->mark, ns ? ns : 1, 1);
-    rune__free(a, b->all, b->all_cap, sizeof *b->all);
-    rune__free(a, b->poses, b->pose_cap, sizeof *b->poses);
+    rune__free(a, b->all, b->all_cap ? b->all_cap : 1, sizeof *b->all);
+    rune__free(a, b->poses, b->pose_cap ? b->pose_cap : 1, sizeof *b->poses);
     rune__free(a, b->frames, b->all_count + rune_clip_curve_key_total(b->clip), sizeof *b->frames);
     rune__free(a, b->curves, rune_clip_curve_key_total(b->clip), sizeof *b->curves);
     rune__free(a, b->markers, rune_clip_marker_count(b->clip), sizeof *b->markers);
     rune__free(a, b->mats, ns ? ns : 1, sizeof *b->mats);
     rune__free(a, b->sm, ns ? ns : 1, sizeof *b->sm);
     rune__free(a, b->tm, nt ? nt : 1, sizeof *b->tm);
+    rune__free(a, b->hold, 2 * b->all_count, sizeof *b->hold);
+    rune__free(a, b->target_mats, nt, sizeof *b->target_mats);
+    rune_pose_release(&b->target_pose);
     rune_pose_release(&b->pose);
     rune_binding_destroy(b->source);
 }
@@ -206,6 +273,7 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
     bake b;
     memset(&b, 0, sizeof b);
     b.rt = rt, b.target = target, b.clip = clip, b.alloc = alloc;
+    b.level = rt->hum.source_level;
     size_t ns = rt->ns, nt = rt->nt, markers = rune_clip_marker_count(clip);
     rune_status st = rune__binding_make(rt->source, clip, clip, NULL, 0, alloc, &b.source, err);
     if (st)
@@ -223,13 +291,11 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
     bool ok = b.tracks && b.mark && b.mats && b.sm && b.tm && (b.markers || !markers);
     for (size_t t = 0; ok && t < nt; t++) {
         ok = times_of(&b, t) == RUNE_OK;
-        b.pose_cap += b.tracks[t].count;
+        b.all_cap += b.tracks[t].count;
     }
     if (ok) {
-        b.all_cap = b.pose_cap;
-        b.all = rune__calloc(alloc, b.all_cap, sizeof *b.all);
-        b.poses = rune__calloc(alloc, b.pose_cap, sizeof *b.poses);
-        ok = (b.all && b.poses) || !b.pose_cap;
+        b.all = rune__calloc(alloc, b.all_cap ? b.all_cap : 1, sizeof *b.all);
+        ok = b.all != NULL;
     }
     if (ok) {
         for (size_t t = 0; t < nt; t++)
@@ -238,16 +304,30 @@ rune_status rune__retarget_bake(const rune_retarget *rt, const rune_rig *target,
                 b.all_count += b.tracks[t].count;
             }
         b.all_count = sort_unique(b.all, b.all_count);
+        bool still = false;
+        for (size_t t = 0; t < nt; t++)
+            still |= b.tracks[t].still;
+        if (still && !b.all_count) /* the still joints' one key, at 0 (b.all holds room for it) */
+            b.all_count = 1;
+        ok = still_times(&b) == RUNE_OK;
+        for (size_t t = 0; ok && t < nt; t++)
+            b.pose_cap += b.tracks[t].count;
+        b.poses = rune__calloc(alloc, b.pose_cap ? b.pose_cap : 1, sizeof *b.poses);
+        ok = ok && b.poses;
+    }
+    if (ok) {
         b.frames = rune__calloc(alloc, b.all_count + rune_clip_curve_key_total(clip), sizeof *b.frames);
         b.curves = rune__calloc(alloc, rune_clip_curve_key_total(clip), sizeof *b.curves);
         ok = b.frames && b.curves;
+        if (ok && rt->humanoid && rt->hum.foot_ik && rt->top >= 0 && b.all_count)
+            ok = plant(&b) == RUNE_OK;
     }
     if (!ok) {
         bake_free(&b);
         return rune_fail(err, RUNE_E_NOMEM, "out of memory retargeting clip \"%s\"", rune_clip_id(clip));
     }
     for (size_t g = 0; g < b.all_count; g++) {
-        size_t first = b.pose_count, n = keys_at(&b, b.all[g]);
+        size_t first = b.pose_count, n = keys_at(&b, g);
         b.frames[g] = (rune_keyframe_desc){b.all[g], b.poses + first, n, NULL, 0};
         b.pose_count += n;
     }

@@ -9,7 +9,6 @@
 #include "../base/name_index.h"
 #include "../base/require.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,39 +16,6 @@
 #include <string.h>
 
 static _Atomic uint32_t next_id = 1;
-
-const char *rune_retarget_normalize(const char *name, char *buf, size_t size)
-{
-    if (!size)
-        return buf;
-    const char *colon = strrchr(name, ':');
-    if (colon)
-        name = colon + 1;
-    char low[256];
-    size_t n = 0;
-    for (; name[n] && n + 1 < sizeof low; n++)
-        low[n] = (char)tolower((unsigned char)name[n]);
-    low[n] = '\0';
-    const char *side = "", *body = low;
-    size_t len = n;
-    if (len > 4 && strncmp(low, "left", 4) == 0)
-        side = "left", body = low + 4, len -= 4;
-    else if (len > 5 && strncmp(low, "right", 5) == 0)
-        side = "right", body = low + 5, len -= 5;
-    else if (len > 2 && (low[0] == 'l' || low[0] == 'r') && (low[1] == '_' || low[1] == '.' || low[1] == ' '))
-        side = low[0] == 'l' ? "left" : "right", body = low + 2, len -= 2;
-    else if (len > 2 && (low[len - 1] == 'l' || low[len - 1] == 'r') &&
-             (low[len - 2] == '_' || low[len - 2] == '.' || low[len - 2] == ' '))
-        side = low[len - 1] == 'l' ? "left" : "right", len -= 2;
-    size_t k = 0;
-    for (const char *s = side; *s && k + 1 < size; s++)
-        buf[k++] = *s;
-    for (size_t i = 0; i < len && k + 1 < size; i++)
-        if (isalnum((unsigned char)body[i]))
-            buf[k++] = body[i];
-    buf[k] = '\0';
-    return buf;
-}
 
 /* A copy of a rig (joint descriptions rebuilt from it: parents named
  * "grandparent/parent", unique as (parent, part) pairs are). */
@@ -84,6 +50,7 @@ void rune_retarget_destroy(rune_retarget *r)
     rune__free(&a, r->how, r->nt ? r->nt : 1, sizeof *r->how);
     rune__free(&a, r->offset, r->nt ? r->nt : 1, sizeof *r->offset);
     rune__free(&a, r->target_of, r->ns ? r->ns : 1, sizeof *r->target_of);
+    rune__free(&a, r->hum.body, r->nt ? r->nt : 1, 1);
     rune__free(&a, r, 1, sizeof *r);
 }
 
@@ -251,11 +218,15 @@ static void inverse3(const float *a, float *out)
 /* The top joint's rest data: the travel ratio (target hips height over
  * the source's), both joints' rest positions, its parent's frame. */
 static rune_status top_rest(rune_retarget *r, const rune_rig *src, const rune_rig *dst, const rune_mat4 *sm,
-                            const rune_mat4 *tm, rune_error *err)
+                            const rune_mat4 *tm, const retarget_stance *stance, rune_error *err)
 {
     size_t t = (size_t)r->top, s = (size_t)r->source_of[t];
-    float hs = hip_height(sm, r->ns, s), ht = hip_height(tm, r->nt, t);
-    float rs = rune_rig_height(src), rt = rune_rig_height(dst);
+    float hs, ht, rs = rune_rig_height(src), rt = rune_rig_height(dst);
+    if (stance) { /* humanoids: the hips over the ankles in the retarget poses (the legs) */
+        hs = stance[0].legs, ht = stance[1].legs;
+    } else {
+        hs = hip_height(sm, r->ns, s), ht = hip_height(tm, r->nt, t);
+    }
     if (hs > 1e-6f * rs && ht > 1e-6f * rt)
         r->scale = ht / hs;
     else if (rs > 0.0f && rt > 0.0f)
@@ -282,43 +253,174 @@ static rune_status top_rest(rune_retarget *r, const rune_rig *src, const rune_ri
     return RUNE_OK;
 }
 
-/* Rest data: the offsets, the top joint, the travel ratio. */
-static rune_status prepare_rest(rune_retarget *r, const rune_rig *src, const rune_rig *dst, rune_error *err)
+/* The top joint: the target's hips when both rigs are humanoids, else the
+ * mapped joint nearest the root (depths in one pass, parents first), the
+ * first of equals. */
+static rune_status find_top(rune_retarget *r, const rune_rig *dst, rune_error *err)
 {
-    rune_quat *sr = NULL, *tr = NULL;
-    rune_mat4 *sm = NULL, *tm = NULL;
-    const rune_allocator *a = &r->alloc;
-    size_t *depth = NULL;
-    rune_status st = RUNE_OK;
-    if (rest_of(src, a, &sr, &sm, err) || rest_of(dst, a, &tr, &tm, err) ||
-        !(depth = rune__calloc(a, r->nt ? r->nt : 1, sizeof *depth)))
-        st = rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
-    /* the top joint: the mapped one nearest the root (depths in one pass,
-     * parents first), the first of equals */
+    if (r->humanoid && r->hum.target.bone[HB_HIPS] >= 0 && r->source_of[r->hum.target.bone[HB_HIPS]] >= 0) {
+        r->top = r->hum.target.bone[HB_HIPS];
+        return RUNE_OK;
+    }
+    size_t *depth = rune__calloc(&r->alloc, r->nt ? r->nt : 1, sizeof *depth);
+    if (!depth)
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
     size_t best = SIZE_MAX;
-    for (size_t t = 0; !st && t < r->nt; t++) {
-        int32_t s = r->source_of[t], p = rune_rig_parent(dst, t);
+    for (size_t t = 0; t < r->nt; t++) {
+        int32_t p = rune_rig_parent(dst, t);
         depth[t] = p >= 0 ? depth[p] + 1 : 0;
-        r->offset[t] = s >= 0 ? rune_q_normalize(rune_q_mul(rune_q_conjugate(sr[s]), tr[t])) : rune_q_identity();
-        if (s >= 0 && depth[t] < best)
+        if (r->source_of[t] >= 0 && depth[t] < best)
             best = depth[t], r->top = (int32_t)t;
     }
+    rune__free(&r->alloc, depth, r->nt ? r->nt : 1, sizeof *depth);
+    return RUNE_OK;
+}
+
+/* A rotation whose matrix has the columns left, up, forward. */
+static rune_quat frame_rotation(rune_vec3 l, rune_vec3 u, rune_vec3 f)
+{
+    float m00 = l.x, m10 = l.y, m20 = l.z, m01 = u.x, m11 = u.y, m21 = u.z, m02 = f.x, m12 = f.y, m22 = f.z;
+    float tr = m00 + m11 + m22;
+    rune_quat q;
+    if (tr > 0.0f) {
+        float k = 0.5f / sqrtf(tr + 1.0f);
+        q = rune_q((m21 - m12) * k, (m02 - m20) * k, (m10 - m01) * k, 0.25f / k);
+    } else if (m00 > m11 && m00 > m22) {
+        float k = 2.0f * sqrtf(1.0f + m00 - m11 - m22);
+        q = rune_q(0.25f * k, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k);
+    } else if (m11 > m22) {
+        float k = 2.0f * sqrtf(1.0f + m11 - m00 - m22);
+        q = rune_q((m01 + m10) / k, 0.25f * k, (m12 + m21) / k, (m02 - m20) / k);
+    } else {
+        float k = 2.0f * sqrtf(1.0f + m22 - m00 - m11);
+        q = rune_q((m02 + m20) / k, (m12 + m21) / k, 0.25f * k, (m10 - m01) / k);
+    }
+    return rune_q_normalize(q);
+}
+
+/* The target joints that must stay above its floor: all but the legs
+ * (the feet are held there by IK) and bones longer than half the legs,
+ * with what hangs from them (end bones exporters leave metres long). */
+static void body_joints(const rune_rig *dst, const rune_mat4 *rest, const rune_humanoid *h, float legs,
+                        uint8_t *body)
+{
+    for (size_t j = 0; j < rune_rig_joint_count(dst); j++) {
+        int32_t p = rune_rig_parent(dst, j);
+        bool leg = (int32_t)j == h->bone[HB_THIGH_L] || (int32_t)j == h->bone[HB_THIGH_R];
+        float len = 0.0f;
+        if (p >= 0) {
+            rune_vec3 d = rune_v3(rest[j].m[12] - rest[p].m[12], rest[j].m[13] - rest[p].m[13],
+                                  rest[j].m[14] - rest[p].m[14]);
+            len = sqrtf(rune_v3_dot(d, d));
+        }
+        body[j] = !leg && (p < 0 || body[p]) && len <= 0.5f * legs;
+    }
+}
+
+/* Both rigs in their retarget poses: the offsets from them, the turn
+ * between the rigs' frames, floors and heights. */
+static rune_status prepare_humanoid(rune_retarget *r, const rune_rig *src, const rune_rig *dst, const rune_mat4 *tm,
+                                    retarget_stance stance[2], rune_error *err)
+{
+    rune_status st = rune__retarget_pose(src, &r->hum.source, &r->alloc, &stance[0], err);
+    if (!st)
+        st = rune__retarget_pose(dst, &r->hum.target, &r->alloc, &stance[1], err);
+    if (st)
+        return st;
+    retarget_humanoid *h = &r->hum;
+    const rune_humanoid *hs = &h->source, *ht = &h->target;
+    h->change = rune_q_normalize(rune_q_mul(frame_rotation(ht->left, ht->up, ht->forward),
+                                            rune_q_conjugate(frame_rotation(hs->left, hs->up, hs->forward))));
+    rune_quat back = rune_q_conjugate(h->change);
+    for (size_t t = 0; t < r->nt; t++) {
+        int32_t s = r->source_of[t];
+        r->offset[t] = s >= 0 ? rune_q_normalize(rune_q_mul(rune_q_conjugate(stance[0].rot[s]),
+                                                            rune_q_mul(back, stance[1].rot[t])))
+                              : rune_q_identity();
+    }
+    h->source_level = stance[0].level;
+    h->target_level = stance[1].level, h->target_floor = stance[1].floor;
+    h->source_legs = stance[0].legs;
+    h->target_standing = stance[1].standing;
+    if (!(h->body = rune__calloc(&r->alloc, r->nt ? r->nt : 1, 1)))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    body_joints(dst, tm, ht, stance[1].legs, h->body);
+    h->target_foot_reach = stance[1].foot_reach;
+    h->calibrate = !stance[0].standing && stance[1].standing;
+    h->source_hips0 = stance[0].rest_hips, h->target_hips0 = stance[1].rest_hips;
+    h->target_hips_pose = stance[1].rot[ht->bone[HB_HIPS]];
+    return RUNE_OK;
+}
+
+/* Rest data: the offsets, the top joint, the travel ratio. */
+static rune_status prepare(rune_retarget *r, const rune_rig *src, const rune_rig *dst, const rune_quat *sr,
+                           const rune_mat4 *sm, const rune_quat *tr, const rune_mat4 *tm, rune_error *err)
+{
+    const rune_allocator *a = &r->alloc;
+    retarget_stance stance[2] = {{0}};
+    rune_status st = RUNE_OK;
+    if (r->humanoid) {
+        stance[0].rot = rune__calloc(a, r->ns ? r->ns : 1, sizeof *stance[0].rot);
+        stance[1].rot = rune__calloc(a, r->nt ? r->nt : 1, sizeof *stance[1].rot);
+        st = stance[0].rot && stance[1].rot ? prepare_humanoid(r, src, dst, tm, stance, err)
+                                            : rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    } else {
+        for (size_t t = 0; t < r->nt; t++) {
+            int32_t s = r->source_of[t];
+            r->offset[t] = s >= 0 ? rune_q_normalize(rune_q_mul(rune_q_conjugate(sr[s]), tr[t])) : rune_q_identity();
+        }
+    }
+    if (!st)
+        st = find_top(r, dst, err);
     r->scale = 1.0f;
     if (!st && r->top >= 0)
-        st = top_rest(r, src, dst, sm, tm, err);
-    rune__free(a, sr, r->ns, sizeof *sr), rune__free(a, sm, r->ns, sizeof *sm);
-    rune__free(a, tr, r->nt, sizeof *tr), rune__free(a, tm, r->nt, sizeof *tm);
-    rune__free(a, depth, r->nt ? r->nt : 1, sizeof *depth);
+        st = top_rest(r, src, dst, sm, tm, r->humanoid ? stance : NULL, err);
+    rune__free(a, stance[0].rot, r->ns ? r->ns : 1, sizeof *stance[0].rot);
+    rune__free(a, stance[1].rot, r->nt ? r->nt : 1, sizeof *stance[1].rot);
     return st;
 }
 
-rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const rune_retarget_pair *map, size_t count,
-                                 const rune_allocator *alloc, rune_retarget **out, rune_error *err)
+/* Profile bone to profile bone, where both rigs have it and neither joint
+ * is mapped yet (the explicit pairs come first); the spine's joints in
+ * order, as many as both have. */
+static void map_humanoid(rune_retarget *r)
 {
-    RUNE_REQUIRE(err, src, "source");
-    RUNE_REQUIRE(err, dst, "target");
+    const rune_humanoid *hs = &r->hum.source, *ht = &r->hum.target;
+    for (int b = 0; b < HB_COUNT; b++) {
+        int32_t s = hs->bone[b], t = ht->bone[b];
+        if (s >= 0 && t >= 0 && r->target_of[s] == -1 && r->source_of[t] < 0)
+            map_joint(r, s, (size_t)t, RUNE_RETARGET_HUMANOID);
+    }
+    for (size_t i = 1; i < hs->spine_count && i < ht->spine_count; i++) {
+        int32_t s = hs->spine[i], t = ht->spine[i];
+        if (r->target_of[s] == -1 && r->source_of[t] < 0)
+            map_joint(r, s, (size_t)t, RUNE_RETARGET_HUMANOID);
+    }
+}
+
+/* Both rigs' profiles, when both are humanoids. */
+static rune_status find_humanoids(rune_retarget *r, const rune_rig *src, const rune_rig *dst, const rune_mat4 *sm,
+                                  const rune_mat4 *tm, rune_error *err)
+{
+    bool source, target;
+    if (rune__humanoid_find(src, sm, &r->alloc, &r->hum.source, &source) ||
+        rune__humanoid_find(dst, tm, &r->alloc, &r->hum.target, &target))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
+    r->humanoid = source && target;
+    if (r->humanoid)
+        map_humanoid(r);
+    return RUNE_OK;
+}
+
+rune_status rune_retarget_create(const rune_retarget_desc *desc, const rune_allocator *alloc, rune_retarget **out,
+                                 rune_error *err)
+{
+    RUNE_REQUIRE(err, desc, "desc");
+    RUNE_REQUIRE(err, desc->source, "desc->source");
+    RUNE_REQUIRE(err, desc->target, "desc->target");
     RUNE_REQUIRE(err, out, "out");
-    RUNE_REQUIRE_ARRAY(err, map, "map", count, "count");
+    RUNE_REQUIRE_ARRAY(err, desc->map, "desc->map", desc->map_count, "desc->map_count");
+    const rune_rig *src = desc->source, *dst = desc->target;
     *out = NULL;
     alloc = rune__alloc_or_default(alloc);
     rune_retarget *r = rune__calloc(alloc, 1, sizeof *r);
@@ -329,10 +431,13 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
     r->nt = rune_rig_joint_count(dst);
     r->target_layout = rune__rig_joint_signature(dst);
     r->top = -1;
+    r->hum.foot_ik = !desc->no_foot_ik;
     r->source_of = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->source_of);
     r->how = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->how);
     r->offset = rune__calloc(alloc, r->nt ? r->nt : 1, sizeof *r->offset);
     r->target_of = rune__calloc(alloc, r->ns ? r->ns : 1, sizeof *r->target_of);
+    rune_quat *sr = NULL, *tr = NULL;
+    rune_mat4 *sm = NULL, *tm = NULL;
     rune_status st = r->source_of && r->how && r->offset && r->target_of
                          ? RUNE_OK
                          : rune_fail(err, RUNE_E_NOMEM, "out of memory creating a retarget mapping");
@@ -341,7 +446,11 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
     for (size_t s = 0; !st && s < r->ns; s++)
         r->target_of[s] = -1;
     if (!st)
-        st = map_explicit(r, src, dst, map, map ? count : 0, err);
+        st = map_explicit(r, src, dst, desc->map, desc->map ? desc->map_count : 0, err);
+    if (!st && (rest_of(src, alloc, &sr, &sm, err) || rest_of(dst, alloc, &tr, &tm, err)))
+        st = RUNE_E_NOMEM;
+    if (!st)
+        st = find_humanoids(r, src, dst, sm, tm, err);
     if (!st) {
         st = map_names(r, src, dst, full_name, RUNE_RETARGET_EXACT, err);
         if (!st)
@@ -355,9 +464,11 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
             st = rune_fail(err, RUNE_E_INVALID, "retarget: no joint of the target rig maps to the source rig");
     }
     if (!st)
-        st = prepare_rest(r, src, dst, err);
+        st = prepare(r, src, dst, sr, sm, tr, tm, err);
     if (!st)
         st = copy_rig(src, alloc, &r->source, err);
+    rune__free(alloc, sr, r->ns, sizeof *sr), rune__free(alloc, sm, r->ns, sizeof *sm);
+    rune__free(alloc, tr, r->nt, sizeof *tr), rune__free(alloc, tm, r->nt, sizeof *tm);
     if (st) {
         rune_retarget_destroy(r);
         return st;
@@ -365,6 +476,43 @@ rune_status rune_retarget_create(const rune_rig *src, const rune_rig *dst, const
     r->id = atomic_fetch_add(&next_id, 1);
     *out = r;
     return RUNE_OK;
+}
+
+rune_vec3 rune__retarget_point(const rune_retarget *rt, rune_vec3 p, float level)
+{
+    const retarget_humanoid *h = &rt->hum;
+    rune_vec3 us = h->source.up, ut = h->target.up;
+    rune_vec3 flat = rune_v3_sub(rune_v3_sub(p, rune_v3_scale(us, rune_v3_dot(p, us))),
+                                 rune_v3_sub(h->source_hips0, rune_v3_scale(us, rune_v3_dot(h->source_hips0, us))));
+    rune_vec3 base = rune_v3_sub(h->target_hips0, rune_v3_scale(ut, rune_v3_dot(h->target_hips0, ut)));
+    float up = h->target_level + rt->scale * (rune_v3_dot(p, us) - level);
+    return rune_v3_add(rune_v3_add(base, rune_v3_scale(rune_q_rotate(h->change, flat), rt->scale)),
+                       rune_v3_scale(ut, up));
+}
+
+static rune_vec3 apply3(const float a[9], rune_vec3 v)
+{
+    return rune_v3(a[0] * v.x + a[3] * v.y + a[6] * v.z, a[1] * v.x + a[4] * v.y + a[7] * v.z,
+                   a[2] * v.x + a[5] * v.y + a[8] * v.z);
+}
+
+rune_vec3 rune__retarget_top(const rune_retarget *rt, const rune_rig *target, const rune_mat4 *source_mats,
+                             float level, float lift)
+{
+    size_t t = (size_t)rt->top;
+    const rune_mat4 *m = &source_mats[rt->source_of[t]];
+    rune_vec3 p = rune_v3(m->m[12], m->m[13], m->m[14]), at;
+    if (rt->humanoid)
+        at = rune_v3_add(rune__retarget_point(rt, p, level), rune_v3_scale(rt->hum.target.up, lift));
+    else
+        at = rune_v3_add(rt->target_rest, rune_v3_scale(rune_v3_sub(p, rt->source_rest), rt->scale));
+    rune_xform f = rune_rig_frame(target, t);
+    rune_vec3 v = rune_q_rotate(rune_q_conjugate(f.r),
+                                rune_v3_sub(apply3(rt->parent_inverse, rune_v3_sub(at, rt->parent_origin)), f.t));
+    rune_vec3 s = rune_rig_frame_scale(target, t);
+    return rune_v3(rune_clamp_magnitude(s.x != 0.0f ? v.x / s.x : 0.0f),
+                   rune_clamp_magnitude(s.y != 0.0f ? v.y / s.y : 0.0f),
+                   rune_clamp_magnitude(s.z != 0.0f ? v.z / s.z : 0.0f));
 }
 
 uint32_t rune_retarget_id(const rune_retarget *r) { return r ? r->id : 0; }
@@ -381,5 +529,25 @@ size_t rune_retarget_target_joints(const rune_retarget *r) { return r->nt; }
 
 rune_retarget_info rune_retarget_describe(const rune_retarget *r)
 {
-    return (rune_retarget_info){r->mapped, r->scale, r->ns, r->nt};
+    rune_retarget_info info = {r->mapped, r->scale, r->ns, r->nt, r->humanoid, 0, HB_COUNT, 0.0f,
+                               r->humanoid && r->hum.foot_ik};
+    if (r->humanoid) {
+        size_t confirmed = 0;
+        for (int b = 0; b < HB_COUNT; b++) {
+            int32_t t = r->hum.target.bone[b];
+            info.profile_mapped += t >= 0 && r->source_of[t] == r->hum.source.bone[b] && r->source_of[t] >= 0;
+        }
+        confirmed = r->hum.source.confirmed + r->hum.target.confirmed;
+        size_t found = r->hum.source.found + r->hum.target.found;
+        info.confidence = found ? (float)confirmed / (float)found : 0.0f;
+    }
+    return info;
+}
+
+const char *rune_retarget_bone(const rune_retarget *r, size_t target_joint)
+{
+    for (int b = 0; r->humanoid && b < HB_COUNT; b++)
+        if (r->hum.target.bone[b] == (int32_t)target_joint)
+            return rune__humanoid_bone_name((humanoid_bone)b);
+    return NULL;
 }

@@ -110,7 +110,8 @@ static rune_status make_retarget(const rune_scenario *s, size_t r, const rune_ri
         rune_rig_destroy(src);
         return st;
     }
-    st = rune_retarget_create(src, dst, m ? m->map : NULL, m ? m->map_count : 0, NULL, out, err);
+    rune_retarget_desc d = {src, dst, m ? m->map : NULL, m ? m->map_count : 0, m && m->no_foot_ik};
+    st = rune_retarget_create(&d, NULL, out, err);
     if (st)
         rune_error_prefix(err, m ? "retargets[%zu]: " : "source_rigs[%zu]: ", m ? k : r);
     rune_rig_destroy(src);

@@ -184,6 +184,10 @@ rune_status rune__scenario_load_retargets(json_t *root, rune_scenario *s, rune__
                                  jr_join(p, path, "from"), from, o);
         rune_scenario_retarget *d = &s->retargets[i];
         d->from = (uint32_t)k;
+        bool foot_ik;
+        if ((st = jr_bool(r, "foot_ik", path, true, &foot_ik, err)))
+            return st;
+        d->no_foot_ik = !foot_ik;
         map = json_object_get(r, "map");
         if (map && !json_is_object(map))
             return rune_fail(err, RUNE_E_INVALID, "%s: expected an object {\"source joint\": \"target joint\"}",

@@ -189,7 +189,7 @@ static void test_cmu_onto_other_convention(void **state)
     rune_retarget *rt;
     rune_clip *clip;
     rune_binding *own, *moved;
-    assert_int_equal(rune_retarget_create(src, dst, NULL, 0, NULL, &rt, &err), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, NULL, 0, false}, NULL, &rt, &err), RUNE_OK);
     assert_int_equal(rune_retarget_mapped_count(rt), n);
     near_eq(rune_retarget_scale(rt), 1.0, 1e-5);
     assert_int_equal(rune_clip_compile(&imp->clips[0], NULL, &clip, &err), RUNE_OK);
@@ -215,6 +215,55 @@ static void test_cmu_onto_other_convention(void **state)
     rune_pose_release(&pose);
     free(rest), free(ma), free(mb), free(model), free(d), free(names);
     rune_import_destroy(imp);
+}
+
+/* A rig imported from a file (NULL when the file is absent). */
+static rune_rig *rig_of(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fclose(f);
+    rune_import *imp;
+    rune_rig *rig;
+    assert_int_equal(rune_import_file(path, NULL, &imp, NULL), RUNE_OK);
+    assert_int_equal(rune_rig_create(imp->joints, imp->joint_count, NULL, &rig, NULL), RUNE_OK);
+    rune_import_destroy(imp);
+    return rig;
+}
+
+/* Real mocap onto the Xbot's skeleton (Mixamo names): CMU's LeftShoulder
+ * is a clavicle, Motion Analysis's the upper arm; both land right. */
+static void test_mocap_names_onto_mixamo(void **state)
+{
+    (void)state;
+    rune_rig *xbot = rig_of(RUNE_TEST_DATA "/fixtures/rigs/xbot_skeleton.gltf"), *cmu = rig_of(MODELS "01_01.bvh"),
+             *boxer = rig_of(MODELS "Boxing_Toes.bvh");
+    if (!cmu || !boxer) {
+        rune_rig_destroy(xbot), rune_rig_destroy(cmu), rune_rig_destroy(boxer);
+        skip();
+        return;
+    }
+    static const char *const target[] = {"mixamorig:LeftShoulder", "mixamorig:LeftArm", "mixamorig:LeftForeArm",
+                                         "mixamorig:LeftHand", "mixamorig:RightUpLeg", "mixamorig:RightLeg",
+                                         "mixamorig:RightFoot", "mixamorig:Hips"};
+    static const char *const from_cmu[] = {"LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand", "RightUpLeg",
+                                           "RightLeg", "RightFoot", "Hips"};
+    static const char *const from_boxer[] = {"LeftCollar", "LeftShoulder", "LeftElbow", "LeftWrist", "RightHip",
+                                             "RightKnee", "RightAnkle", "Hips"};
+    const rune_rig *sources[] = {cmu, boxer};
+    const char *const *names[] = {from_cmu, from_boxer};
+    for (int k = 0; k < 2; k++) {
+        rune_retarget *rt;
+        assert_int_equal(rune_retarget_create(&(rune_retarget_desc){sources[k], xbot, NULL, 0, false}, NULL, &rt, NULL),
+                         RUNE_OK);
+        assert_true(rune_retarget_describe(rt).humanoid);
+        for (size_t i = 0; i < sizeof target / sizeof *target; i++)
+            assert_int_equal(rune_retarget_source_of(rt, (size_t)rune_rig_find(xbot, target[i])),
+                             rune_rig_find(sources[k], names[k][i]));
+        rune_retarget_destroy(rt);
+    }
+    rune_rig_destroy(xbot), rune_rig_destroy(cmu), rune_rig_destroy(boxer);
 }
 
 static void test_bad_files(void **state)
@@ -642,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_cmu_01_01),
         cmocka_unit_test(test_boxing_toes),
         cmocka_unit_test(test_cmu_onto_other_convention),
+        cmocka_unit_test(test_mocap_names_onto_mixamo),
         cmocka_unit_test(test_gltf_linear),
         cmocka_unit_test(test_fbx_skeleton),
         cmocka_unit_test(test_fbx_compressed),

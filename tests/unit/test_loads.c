@@ -138,7 +138,7 @@ static void test_bind_and_retarget(void **state)
     assert_int_equal(rune_clip_compile(&seq, NULL, &clip, &err), RUNE_OK);
     assert_int_equal(rune_binding_create(rig, clip, NULL, NULL, &b, &err), RUNE_OK);
     assert_int_equal(rune_binding_bound_count(b), r.count);
-    assert_int_equal(rune_retarget_create(copy, rig, NULL, 0, NULL, &rt, &err), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){copy, rig, NULL, 0, false}, NULL, &rt, &err), RUNE_OK);
     assert_int_equal(rune_retarget_mapped_count(rt), r.count);
     assert_int_equal(rune_retarget_source_of(rt, 14), 14);
     assert_int_equal(rune_retarget_how(rt, 14), RUNE_RETARGET_EXACT);

@@ -110,7 +110,7 @@ static void expect_same_motion(const rune_rig *src, const rune_rig *dst, const r
 {
     rune_retarget *rt;
     rune_binding *own, *moved;
-    assert_int_equal(rune_retarget_create(src, dst, NULL, 0, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, NULL, 0, false}, NULL, &rt, NULL), RUNE_OK);
     assert_int_equal(rune_retarget_mapped_count(rt), JOINTS);
     near(rune_retarget_scale(rt), scale, 1e-6);
     assert_int_equal(rune_binding_create(src, clip, NULL, NULL, &own, NULL), RUNE_OK);
@@ -138,7 +138,7 @@ static void test_identical_rig(void **state)
     rune_clip *clip = make_clip(&seed);
     rune_retarget *rt;
     rune_binding *own, *moved;
-    assert_int_equal(rune_retarget_create(rig, rig, NULL, 0, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){rig, rig, NULL, 0, false}, NULL, &rt, NULL), RUNE_OK);
     assert_int_equal(rune_retarget_how(rt, 4), RUNE_RETARGET_EXACT);
     assert_int_equal(rune_binding_create(rig, clip, NULL, NULL, &own, NULL), RUNE_OK);
     assert_int_equal(rune_binding_create(rig, clip, rt, NULL, &moved, NULL), RUNE_OK);
@@ -206,7 +206,7 @@ static void test_longer_legs(void **state)
     rune_rig *src = make_rig("", NULL, 1, 1), *dst = make_rig("", NULL, 1, 1.5f);
     rune_retarget *rt;
     rune_binding *own, *moved;
-    assert_int_equal(rune_retarget_create(src, dst, NULL, 0, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, NULL, 0, false}, NULL, &rt, NULL), RUNE_OK);
     /* hip heights above the lowest joint (the feet): the source's feet at
      * 1 - .05 - .45 - .45 = .05, 0.95 below the hips; the target's at
      * 1 - .05 - 1.5 (.45 + .45) = -.4, 1.4 below */
@@ -257,14 +257,14 @@ static void test_names_and_map(void **state)
     rune_retarget *rt;
     rune_error err;
     /* by normalized name: every joint */
-    assert_int_equal(rune_retarget_create(src, dst, NULL, 0, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, NULL, 0, false}, NULL, &rt, NULL), RUNE_OK);
     assert_int_equal(rune_retarget_how(rt, 0), RUNE_RETARGET_NORMALIZED);
     assert_int_equal(rune_retarget_source_of(rt, 5), 5);
     rune_retarget_destroy(rt);
     /* an explicit map: left and right swapped, the head kept out */
     rune_retarget_pair map[] = {{"LeftUpLeg", "mixamorig:RightUpLeg"}, {"RightUpLeg", "mixamorig:LeftUpLeg"},
                                 {"Head", NULL}};
-    assert_int_equal(rune_retarget_create(src, dst, map, 3, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, map, 3, false}, NULL, &rt, NULL), RUNE_OK);
     assert_int_equal(rune_retarget_source_of(rt, 6), 3);
     assert_int_equal(rune_retarget_how(rt, 6), RUNE_RETARGET_EXPLICIT);
     assert_int_equal(rune_retarget_source_of(rt, 2), -1);
@@ -289,10 +289,10 @@ static void test_names_and_map(void **state)
     rune_clip_destroy(clip);
     /* errors name the entry */
     rune_retarget_pair bad[] = {{"Hipz", "mixamorig:Hips"}};
-    assert_int_equal(rune_retarget_create(src, dst, bad, 1, NULL, &rt, &err), RUNE_E_INVALID);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, bad, 1, false}, NULL, &rt, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "map[0]: no joint \"Hipz\" in the source rig"));
     rune_retarget_pair twice[] = {{"Hips", "mixamorig:Hips"}, {"Spine", "mixamorig:Hips"}};
-    assert_int_equal(rune_retarget_create(src, dst, twice, 2, NULL, &rt, &err), RUNE_E_INVALID);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){src, dst, twice, 2, false}, NULL, &rt, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "map[1]: target joint \"mixamorig:Hips\" is mapped twice"));
     rune_rig_destroy(src);
     rune_rig_destroy(dst);
@@ -310,7 +310,7 @@ static void test_allocation_failures(void **state)
         ca.fail_at = k;
         rune_retarget *rt = NULL;
         rune_binding *b = NULL;
-        if (rune_retarget_create(src, dst, NULL, 0, &ca.iface, &rt, NULL) == RUNE_OK &&
+        if (rune_retarget_create(&(rune_retarget_desc){src, dst, NULL, 0, false}, &ca.iface, &rt, NULL) == RUNE_OK &&
             rune_binding_create(dst, clip, rt, &ca.iface, &b, NULL) == RUNE_OK)
             rune_binding_destroy(b);
         rune_retarget_destroy(rt);

@@ -758,8 +758,8 @@ static void test_revisions_and_binding_cache(void **state)
     /* a retarget mapping is another binding; the same mapping reuses it, a
      * new mapping (even of the same rigs) never does */
     rune_retarget *rt, *rt2;
-    assert_int_equal(rune_retarget_create(rig, rig, NULL, 0, NULL, &rt, NULL), RUNE_OK);
-    assert_int_equal(rune_retarget_create(rig, rig, NULL, 0, NULL, &rt2, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){rig, rig, NULL, 0, false}, NULL, &rt, NULL), RUNE_OK);
+    assert_int_equal(rune_retarget_create(&(rune_retarget_desc){rig, rig, NULL, 0, false}, NULL, &rt2, NULL), RUNE_OK);
     assert_int_equal(rune_binding_cache_acquire(cache, rig, clip, rt, &b3, NULL), RUNE_OK);
     assert_ptr_not_equal(b3, b1);
     assert_int_equal(rune_binding_cache_builds(cache), 2);

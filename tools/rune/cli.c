@@ -250,19 +250,6 @@ int cli_parse_args(const char *cmd, const char *what, bool dash_ok, int argc, ch
     return EXIT_OK;
 }
 
-rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc)
-{
-    size_t size;
-    char *text = cli_read_input(path, &size, msg, msg_size);
-    if (!text) {
-        *rc = EXIT_IO;
-        return NULL;
-    }
-    rune_scenario *s = cli_scenario_from(path, text, size, strict, msg, msg_size, rc);
-    free(text);
-    return s;
-}
-
 cli_input_kind cli_input_kind_of(const char *path, const char *data, size_t size)
 {
     if (rune_asset_sniff(data, size))

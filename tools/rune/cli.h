@@ -70,15 +70,13 @@ void cli_output_abort(cli_output *o);
  * closed pipe): EXIT_IO with a message, else EXIT_OK. */
 int cli_close_stdout(char *msg, size_t msg_size);
 
-/* Loads a scenario from FILE or "-" (stdin), printing its warnings
- * (unknown keys; errors with `strict`); NULL with a message and *rc set
- * on failure. */
-rune_scenario *cli_load_scenario(const char *path, bool strict, char *msg, size_t msg_size, int *rc);
-/* The same from the file's bytes, already read. */
+/* A scenario from a file's bytes, already read (FILE or "-": stdin),
+ * printing its warnings (unknown keys; errors with `strict`); NULL with a
+ * message and *rc set on failure. */
 rune_scenario *cli_scenario_from(const char *path, const char *text, size_t size, bool strict, char *msg,
                                  size_t msg_size, int *rc);
 
-/* What a file given to info, render or inspect holds, told by its bytes
+/* What a file given to eval, info, render or inspect holds, told by its bytes
  * (not its name): a .rune asset (the magic), a scenario (JSON that is not
  * a glTF document), else an asset for the importer. */
 typedef enum cli_input_kind { CLI_INPUT_ASSET, CLI_INPUT_SCENARIO, CLI_INPUT_IMPORTABLE } cli_input_kind;

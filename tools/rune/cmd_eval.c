@@ -1,5 +1,5 @@
-/* `rune eval FILE|-`: run a scenario and print every frame as JSON (the
- * contract in docs/eval-output.md). Frames are streamed to stdout as they
+/* `rune eval FILE|-`: run a scenario (or play an asset's clips) and print
+ * every frame as JSON (the contract in docs/eval-output.md). Frames are streamed to stdout as they
  * are evaluated, so memory does not grow with their number; every write is
  * checked. Bad input is found before the first frame, so it leaves stdout
  * empty; a failure after output began (an I/O error, an internal error)
@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "json_out.h"
+#include "timeline.h"
 #include "rune/io.h"
 
 #include <stdio.h>
@@ -15,9 +16,11 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: rune eval FILE|- [--frames A:B] [--joints P/J,...] [--model] [--strict] [--quiet]\n"
-    "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md).\n"
+    "usage: rune eval FILE|- [--clip ID] [--frames A:B] [--joints P/J,...] [--model] [--strict] [--quiet]\n"
+    "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md). FILE may\n"
+    "  also be a .rune asset (every clip played once in turn, at 30 fps) or a file rune import reads.\n"
     "  -             read the scenario from stdin\n"
+    "  --clip ID     an asset's clip to play alone\n"
     "  --frames A:B  print frames A to B-1 (A: to the end); all frames are evaluated\n"
     "  --joints L    print only these pose keys (comma-separated parent/part names)\n"
     "  --model       also print each joint's model-space position \"m\" (rune_rig_model_matrices)\n"
@@ -28,6 +31,7 @@ typedef struct eval_opts {
     const char *file;
     long first, last; /* frames [first, last) */
     const char *joints; /* comma-separated pose keys, or NULL for all */
+    const char *clip;   /* an asset's clip to play alone, or NULL */
     bool strict;
     bool model; /* print model-space positions */
 } eval_opts;
@@ -252,7 +256,7 @@ static int parse_args(int argc, char **argv, eval_opts *o)
     const char *frames = NULL;
     const cli_option options[] = {{"--frames", NULL, &frames},   {"--joints", NULL, &o->joints},
                                   {"--strict", &o->strict, NULL}, {"--model", &o->model, NULL},
-                                  {NULL, NULL, NULL}};
+                                  {"--clip", NULL, &o->clip},     {NULL, NULL, NULL}};
     if (cli_parse_args("eval", "FILE", true, argc, argv, options, &o->file) ||
         (frames && cli_parse_frames(frames, &o->first, &o->last)))
         return EXIT_INPUT;
@@ -270,7 +274,7 @@ int cmd_eval(int argc, char **argv)
     if (rc)
         return rc;
     char msg[512];
-    rune_scenario *s = cli_load_scenario(opts.file, opts.strict, msg, sizeof msg, &rc);
+    rune_scenario *s = timeline_load(opts.file, opts.strict, opts.clip, msg, sizeof msg, &rc);
     if (!s) {
         cli_error("%s", msg);
         return rc;

@@ -8,6 +8,7 @@
 #include "rune/asset.h"
 #include "rune/compress.h"
 #include "rune/import.h"
+#include "map_file.h"
 #include "rig/rig_internal.h"
 
 #include <errno.h>
@@ -18,8 +19,8 @@
 
 static const char usage[] =
     "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--curve-precision V] [--lossless]\n"
-    "                   [--loop | --loop-clips A,B] [--json] [--allow-empty] [--retarget-to RIG.rune]\n"
-    "                   [--force] [--quiet]\n"
+    "                   [--loop | --loop-clips A,B] [--json] [--allow-empty] [--clip-prefix P]\n"
+    "                   [--retarget-to RIG.rune [--map MAP.json] [--no-foot-ik] [--verbose]] [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
     "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
     "  Compression keeps every joint's virtual vertices (at the shell distance from it) within\n"
@@ -35,8 +36,15 @@ static const char usage[] =
     "  --json         write DIR/NAME.json instead: a scenario (compact, a line per keyframe, exact\n"
     "                 keys) with the rig, the clips and a timeline playing the first one\n"
     "  --allow-empty  succeed when the asset has no animation (otherwise exit 2)\n"
-    "  --retarget-to R  write the clips retargeted onto the rig of R (a .rune), with that rig: joints\n"
-    "                 matched by name (docs/semantics.md, \"Retargeting\"); the mapping is reported\n"
+    "  --clip-prefix P  prefix every clip id with P (a BVH file's clip is named after the file)\n"
+    "  --retarget-to R  write the clips retargeted onto the rig of R (a .rune), with that rig: humanoids\n"
+    "                 mapped bone to bone from their hierarchy and names, put in one T-pose, hips and\n"
+    "                 feet on the target's floor; other rigs matched by name (docs/semantics.md,\n"
+    "                 \"Retargeting\"); one line reports the mapping\n"
+    "  --map MAP.json   explicit pairs {\"source joint\": \"target joint\" or null}, overriding the\n"
+    "                 matching (null keeps a source joint out)\n"
+    "  --no-foot-ik   do not hold the target's feet where the source's are planted\n"
+    "  --verbose      list every target joint's source joint and profile bone\n"
     "  --force        overwrite the output if it exists\n"
     "  --quiet        no warnings (what the asset has that rune cannot represent)\n";
 
@@ -49,21 +57,32 @@ typedef struct storing {
     rune_retarget *retarget; /* from the import's rig onto it */
 } storing;
 
-/* The mapping of --retarget-to, reported: how many target joints took a
- * source joint, and which did not. */
-static void report_mapping(const char *onto, const rune_retarget *rt, const rune_rig *dst)
+/* The mapping of --retarget-to, reported: one line (humanoid profile
+ * bones and confidence, joints mapped, travel ratio, foot IK); with
+ * --verbose each target joint's source joint, how it was matched and its
+ * profile bone. */
+static void report_mapping(const char *onto, const rune_retarget *rt, const rune_rig *src, const rune_rig *dst,
+                           bool verbose)
 {
-    size_t n = rune_retarget_target_joints(rt), how[5] = {0};
-    for (size_t t = 0; t < n; t++)
-        how[rune_retarget_how(rt, t)]++;
-    fprintf(stderr, "rune import: onto %s: %zu of %zu joints mapped (%zu by parent/part, %zu by part, %zu by "
-            "normalized name), hips travel x %.4g\n", onto, rune_retarget_mapped_count(rt), n, how[RUNE_RETARGET_EXACT],
-            how[RUNE_RETARGET_PART], how[RUNE_RETARGET_NORMALIZED], (double)rune_retarget_scale(rt));
-    char name[256];
-    for (size_t t = 0; t < n; t++)
-        if (rune_retarget_how(rt, t) == RUNE_RETARGET_UNMAPPED)
-            cli_warning("%s: joint %s has no source joint: the clips leave it uncovered", onto,
-                        rune_rig_joint_name(dst, t, name, sizeof name));
+    rune_retarget_info in = rune_retarget_describe(rt);
+    if (in.humanoid)
+        fprintf(stderr, "rune import: onto %s: humanoid, mapped %zu of the profile's %zu bones (confidence %.2f); "
+                        "%zu of %zu joints mapped, hips travel x %.4g, foot IK %s\n",
+                onto, in.profile_mapped, in.profile_bones, (double)in.confidence, in.mapped, in.target_joints,
+                (double)in.scale, in.foot_ik ? "on" : "off");
+    else
+        fprintf(stderr, "rune import: onto %s: not humanoids (no two legs below two arms in both rigs): %zu of %zu "
+                        "joints mapped by name, hips travel x %.4g\n",
+                onto, in.mapped, in.target_joints, (double)in.scale);
+    static const char *const how[] = {"unmapped", "map", "parent/part", "part", "normalized name", "humanoid"};
+    char tn[256], sn[256];
+    for (size_t t = 0; verbose && t < in.target_joints; t++) {
+        int32_t s = rune_retarget_source_of(rt, t);
+        const char *bone = rune_retarget_bone(rt, t);
+        fprintf(stderr, "  %-40s <- %-32s %s%s%s\n", rune_rig_joint_name(dst, t, tn, sizeof tn),
+                s >= 0 ? rune_rig_joint_name(src, (size_t)s, sn, sizeof sn) : "-", how[rune_retarget_how(rt, t)],
+                bone ? ", " : "", bone ? bone : "");
+    }
 }
 
 /* A compiled clip of the import, retargeted when asked: the binding's copy
@@ -194,33 +213,78 @@ static void stem_of(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+/* What --retarget-to asks for. */
+typedef struct onto_options {
+    const char *path, *map;
+    bool no_foot_ik, verbose;
+} onto_options;
+
 /* --retarget-to: the target asset loaded and the mapping made (and
  * reported); an exit status. */
-static int prepare_onto(const rune_import *imp, const char *onto, bool json, storing *how)
+static int prepare_onto(const rune_import *imp, const onto_options *o, bool json, storing *how)
 {
     rune_error err = {0};
     rune_asset *a = NULL;
     rune_rig *src = NULL;
+    map_file map = {0};
     if (json) {
         cli_error("rune import: --retarget-to writes a .rune (not --json)");
         return EXIT_INPUT;
     }
-    rune_status st = rune_asset_load_file(onto, NULL, &a, &err);
+    rune_status st = o->map ? map_file_read(o->map, &map, &err) : RUNE_OK;
+    if (!st)
+        st = rune_asset_load_file(o->path, NULL, &a, &err);
     if (!st && !rune_asset_rig(a))
-        st = rune_fail(&err, RUNE_E_INVALID, "%s: holds no rig to retarget onto", onto);
+        st = rune_fail(&err, RUNE_E_INVALID, "%s: holds no rig to retarget onto", o->path);
     if (!st && (st = rune_rig_create(imp->joints, imp->joint_count, NULL, &src, &err)))
         rune_error_prefix(&err, "%s: ", imp->source);
-    if (!st && (st = rune_retarget_create(src, rune_asset_rig(a), NULL, 0, NULL, &how->retarget, &err)))
-        rune_error_prefix(&err, "%s onto %s: ", imp->source, onto);
+    rune_retarget_desc d = {src, a ? rune_asset_rig(a) : NULL, map.pairs, map.count, o->no_foot_ik};
+    if (!st && (st = rune_retarget_create(&d, NULL, &how->retarget, &err))) {
+        if (o->map)
+            rune_error_prefix(&err, "%s: ", o->map);
+        rune_error_prefix(&err, "%s onto %s: ", imp->source, o->path);
+    }
+    if (!st)
+        report_mapping(o->path, how->retarget, src, rune_asset_rig(a), o->verbose);
     rune_rig_destroy(src);
+    map_file_release(&map);
     if (st) {
         cli_error("%s", err.message);
         rune_asset_destroy(a);
         return cli_exit_for(st);
     }
     how->onto = a;
-    report_mapping(onto, how->retarget, rune_asset_rig(a));
     return EXIT_OK;
+}
+
+/* --clip-prefix: every clip id prefixed (the ids are the import's until
+ * it is destroyed; these live as long as `owned`). */
+static int prefix_clips(rune_import *imp, const char *prefix, char ***owned)
+{
+    *owned = NULL;
+    if (!prefix)
+        return EXIT_OK;
+    *owned = calloc(imp->clip_count ? imp->clip_count : 1, sizeof **owned);
+    for (size_t i = 0; *owned && i < imp->clip_count; i++) {
+        size_t n = strlen(prefix) + strlen(imp->clips[i].id) + 1;
+        if (!((*owned)[i] = malloc(n)))
+            break;
+        snprintf((*owned)[i], n, "%s%s", prefix, imp->clips[i].id);
+        imp->clips[i].id = (*owned)[i];
+    }
+    for (size_t i = 0; i < imp->clip_count; i++)
+        if (!*owned || !(*owned)[i]) {
+            cli_error("rune import: out of memory");
+            return EXIT_INTERNAL;
+        }
+    return EXIT_OK;
+}
+
+static void free_prefixed(char **owned, size_t count)
+{
+    for (size_t i = 0; owned && i < count; i++)
+        free(owned[i]);
+    free(owned);
 }
 
 int cmd_import(int argc, char **argv)
@@ -229,8 +293,9 @@ int cmd_import(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
-    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *onto = NULL, *loops = NULL;
+    const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *loops = NULL, *prefix = NULL;
     bool force = false, json = false, allow_empty = false, loop_all = false;
+    onto_options onto = {NULL, NULL, false, false};
     storing how = {false, {0.0f, 0.0f, 0.0f}, 0, NULL, NULL};
     const cli_option options[] = {{"-o", NULL, &dir},
                                   {"--precision", NULL, &precision},
@@ -240,7 +305,11 @@ int cmd_import(int argc, char **argv)
                                   {"--force", &force, NULL},
                                   {"--json", &json, NULL},
                                   {"--allow-empty", &allow_empty, NULL},
-                                  {"--retarget-to", NULL, &onto},
+                                  {"--retarget-to", NULL, &onto.path},
+                                  {"--map", NULL, &onto.map},
+                                  {"--no-foot-ik", &onto.no_foot_ik, NULL},
+                                  {"--verbose", &onto.verbose, NULL},
+                                  {"--clip-prefix", NULL, &prefix},
                                   {"--loop", &loop_all, NULL},
                                   {"--loop-clips", NULL, &loops},
                                   {NULL, NULL, NULL}};
@@ -248,6 +317,10 @@ int cmd_import(int argc, char **argv)
         return EXIT_INPUT;
     if (!dir) {
         cli_error("rune import: missing -o DIR (see rune import --help)");
+        return EXIT_INPUT;
+    }
+    if (!onto.path && (onto.map || onto.no_foot_ik)) {
+        cli_error("rune import: %s applies to --retarget-to (see rune import --help)", onto.map ? "--map" : "--no-foot-ik");
         return EXIT_INPUT;
     }
     const char *const lengths[3] = {precision, shell, curve};
@@ -261,6 +334,7 @@ int cmd_import(int argc, char **argv)
     rune_error err = {0};
     rune_import *imp;
     int rc0;
+    char **prefixed = NULL;
     cli_progress("rune import: reading the asset", 0, 0);
     rune_status st = rune_import_file(asset, NULL, &imp, &err);
     cli_progress_done();
@@ -277,8 +351,9 @@ int cmd_import(int argc, char **argv)
     }
     if (imp->clip_count == 0)
         cli_warning("%s: no animation in the file: the output holds the rig alone", asset);
-    if ((rc0 = set_loops(imp, loop_all, loops)) != EXIT_OK ||
-        (onto && (rc0 = prepare_onto(imp, onto, json, &how)) != EXIT_OK)) {
+    if ((rc0 = set_loops(imp, loop_all, loops)) != EXIT_OK || (rc0 = prefix_clips(imp, prefix, &prefixed)) ||
+        (onto.path && (rc0 = prepare_onto(imp, &onto, json, &how)) != EXIT_OK)) {
+        free_prefixed(prefixed, imp->clip_count);
         rune_import_destroy(imp);
         return rc0;
     }
@@ -318,6 +393,7 @@ int cmd_import(int argc, char **argv)
                how.compressed, out);
     else
         printf("%s: %zu joints, %zu clips -> %s\n", asset, joints, imp->clip_count, out);
+    free_prefixed(prefixed, imp->clip_count);
     rune_import_destroy(imp);
     rune_retarget_destroy(how.retarget);
     rune_asset_destroy((rune_asset *)how.onto);

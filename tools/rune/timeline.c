@@ -471,9 +471,21 @@ static size_t pick_clip(const char *file, const char *want, const char *(*id_of)
 static const char *asset_clip_id(const void *a, size_t c) { return rune_clip_id(rune_asset_clip(a, c)); }
 static const char *import_clip_id(const void *imp, size_t c) { return ((const rune_import *)imp)->clips[c].id; }
 
-/* A .rune asset (its bytes, already read) played as a scenario: its rig,
- * its first clip (or the one --clip names) once at 30 frames a second
- * (assets resolve beside the file). */
+/* Appends `id` to `out` as a JSON string's contents. */
+static void put_json_text(FILE *out, const char *id)
+{
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+}
+
+/* A .rune asset (its bytes, already read) played as a scenario: its rig
+ * and every clip once, in turn (or only the one --clip names), at 30
+ * frames a second (assets resolve beside the file). */
 static rune_scenario *asset_scenario(const char *file, const char *data, size_t size, const char *want, char *msg,
                                      size_t msg_size, int *rc)
 {
@@ -491,19 +503,34 @@ static rune_scenario *asset_scenario(const char *file, const char *data, size_t 
         *rc = EXIT_INPUT;
         return NULL;
     }
-    const rune_clip *clip = rune_asset_clip(a, pick);
     const char *base = strrchr(file, '/');
-    char text[1024];
-    snprintf(text, sizeof text,
-             "{\"assets\": [\"%s\"], \"dt\": %.9g, \"frames\": %d, \"commands\": [%s%s%s]}", base ? base + 1 : file,
-             1.0 / 30.0, clip ? (int)ceil(rune_clip_length(clip) * 30.0) + 1 : 1,
-             clip ? "{\"frame\": 0, \"play\": \"" : "", clip ? rune_clip_id(clip) : "", clip ? "\", \"fade\": 0}" : "");
+    char *text = NULL;
+    size_t length = 0;
+    FILE *f = open_memstream(&text, &length);
+    long frame = 0;
+    if (f) {
+        fputs("{\"assets\": [\"", f);
+        put_json_text(f, base ? base + 1 : file);
+        fputs("\"], \"commands\": [", f);
+        for (size_t c = want ? pick : 0; c < (want ? pick + 1 : count); c++) {
+            const rune_clip *clip = rune_asset_clip(a, c);
+            fprintf(f, "%s{\"frame\": %ld, \"play\": \"", frame ? ", " : "", frame);
+            put_json_text(f, rune_clip_id(clip));
+            fputs("\", \"fade\": 0}", f);
+            frame += (long)ceil(rune_clip_length(clip) * 30.0) + 1;
+        }
+        fprintf(f, "], \"dt\": %.9g, \"frames\": %ld}", 1.0 / 30.0, frame ? frame : 1);
+    }
     rune_asset_destroy(a);
     rune_scenario *s = NULL;
-    if ((st = rune_scenario_load_string(text, strlen(text), file, NULL, &s, &err))) {
+    if (!f || fclose(f)) {
+        snprintf(msg, msg_size, "%s: out of memory", file);
+        *rc = EXIT_INTERNAL;
+    } else if ((st = rune_scenario_load_string(text, length, file, NULL, &s, &err))) {
         snprintf(msg, msg_size, "%s", err.message);
         *rc = cli_exit_for(st);
     }
+    free(text);
     return s;
 }
 

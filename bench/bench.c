@@ -29,7 +29,8 @@ static const char usage[] =
     "                --workers workers, 40 single frames timed (median and fastest); not with --only\n";
 
 /* The sections in the order they run; --only picks one. */
-static const char *const sections[] = {"kernels", "crowds", "ik", "retarget", "growth", "assets", "compression", "loads"};
+static const char *const sections[] = {"kernels", "crowds", "ik",          "retarget", "growth",
+                                       "assets",  "compression", "loads", "skin"};
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
 static int section_named(const char *name)
@@ -131,6 +132,7 @@ int rune_bench_main(int argc, char **argv)
     rc |= run[5] ? bench_asset_rows(&plan) : 0;
     rc |= run[6] ? bench_compression_rows(&plan, &s) : 0;
     rc |= run[7] ? bench_load_rows(&plan) : 0;
+    rc |= run[8] ? bench_skin_rows(&plan) : 0;
     bench_scene_free(&s);
     bench_report_end(&report);
     if (rc)

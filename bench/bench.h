@@ -193,6 +193,19 @@ void bench_crowd_run(rune_batch *batch, rune_character **chars, size_t count, si
  * reference doing the same) in ns per joint. */
 int bench_mix_measure(const bench_plan *p, const rune_rig *rig, const rune_binding *const *bindings, size_t n,
                       rune_simd_level level, bench_row *row);
+/** A mesh and palette for the skinning rows (bench_skin.c), shared with
+ * the ozz anchor. */
+typedef struct bench_skin_mesh {
+    size_t vertex_count, palette_count;
+    float *positions, *normals, *weights; /* 3, 3 and 4 a vertex */
+    uint16_t *joints;                     /* 4 a vertex */
+    rune_mat4 *palette;
+    rune_skin_dq *dqs;
+} bench_skin_mesh;
+bool bench_skin_mesh_make(bench_skin_mesh *m);
+void bench_skin_mesh_free(bench_skin_mesh *m);
+/** Skinning rows (bench_skin.c): linear and dual-quaternion skinning. */
+int bench_skin_rows(const bench_plan *p);
 /** How loads grow with size (bench_loads.c): a rig, float curves, a
  * binding and a retarget mapping of 1,000, 10,000 and 100,000 joints. */
 int bench_load_rows(const bench_plan *p);

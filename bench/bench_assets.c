@@ -58,7 +58,7 @@ static int encode_both(const rune_import *imp, char **json, size_t *json_size, v
              rune_clip_compile(&imp->clips[0], NULL, &clip, NULL);
     if (!rc) {
         const rune_clip *clips[1] = {clip};
-        rune_asset_desc d = {rig, clips, 1, imp->root_joint};
+        rune_asset_desc d = {rig, clips, 1, imp->root_joint, NULL, 0};
         rc = rune_asset_encode(&d, NULL, rune, rune_size, NULL) != RUNE_OK;
     }
     rune_clip_destroy(clip);

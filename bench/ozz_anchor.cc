@@ -28,6 +28,7 @@ extern "C" {
 #include "ozz/base/maths/simd_math.h"
 #include "ozz/base/maths/simd_quaternion.h"
 #include "ozz/base/maths/soa_transform.h"
+#include "ozz/geometry/runtime/skinning_job.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -640,5 +641,63 @@ extern "C" bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precisi
     ozz::unique_ptr<oa::Animation> anim = oo::AnimationBuilder()(optimized);
     if (anim)
         a.value = (double)anim->size();
+    return a;
+}
+
+namespace {
+
+struct skin_ctx {
+    ozz::geometry::SkinningJob job;
+};
+
+void skin_run(void *p) { static_cast<skin_ctx *>(p)->job.Run(); }
+
+} // namespace
+
+extern "C" bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mesh *m)
+{
+    size_t n = m->vertex_count;
+    std::vector<om::Float4x4> matrices(m->palette_count);
+    for (size_t j = 0; j < m->palette_count; j++)
+        for (int c = 0; c < 4; c++)
+            matrices[j].cols[c] = om::simd_float4::Load(m->palette[j].m[4 * c], m->palette[j].m[4 * c + 1],
+                                                        m->palette[j].m[4 * c + 2], m->palette[j].m[4 * c + 3]);
+    std::vector<float> out_p(3 * n), out_n(3 * n);
+    skin_ctx c;
+    ozz::geometry::SkinningJob &job = c.job;
+    job.vertex_count = (int)n;
+    job.influences_count = 4;
+    job.joint_matrices = ozz::make_span(matrices);
+    job.joint_indices = ozz::span<const uint16_t>(m->joints, 4 * n);
+    job.joint_indices_stride = 4 * sizeof(uint16_t);
+    /* ozz reads the first three weights and restores the fourth */
+    job.joint_weights = ozz::span<const float>(m->weights, 4 * n);
+    job.joint_weights_stride = 4 * sizeof(float);
+    job.in_positions = ozz::span<const float>(m->positions, 3 * n);
+    job.in_positions_stride = 3 * sizeof(float);
+    job.in_normals = ozz::span<const float>(m->normals, 3 * n);
+    job.in_normals_stride = 3 * sizeof(float);
+    job.out_positions = ozz::make_span(out_p);
+    job.out_positions_stride = 3 * sizeof(float);
+    job.out_normals = ozz::make_span(out_n);
+    job.out_normals_stride = 3 * sizeof(float);
+    if (!job.Validate())
+        return bench_anchor{-1.0, 0, 0};
+    bench_timing t = bench_measure(skin_run, &c, p->samples, p->sample_s, false);
+    bench_anchor a = {1e9 * t.median / (double)n, 0, 0};
+    /* rune's linear blending on the same vertices */
+    std::vector<float> rune_p(3 * n);
+    rune_skin_job r = {};
+    r.method = RUNE_SKIN_LINEAR, r.vertex_count = n, r.influences = 4, r.joints = m->joints, r.weights = m->weights;
+    r.matrices = m->palette, r.palette_count = m->palette_count, r.positions = m->positions;
+    r.out_positions = rune_p.data();
+    rune_skin_run(&r, NULL);
+    for (size_t v = 0; v < n; v += 100) {
+        a.checked++;
+        float d = 0.0f;
+        for (int k = 0; k < 3; k++)
+            d = std::fmax(d, std::fabs(out_p[3 * v + k] - rune_p[3 * v + k]));
+        a.agree += d <= 1e-5f;
+    }
     return a;
 }

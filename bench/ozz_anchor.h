@@ -49,6 +49,11 @@ bench_anchor bench_ozz_two_bone(const bench_plan *p, const rune_ik_two_bone_job 
 /** IKAimJob on the same joints; agreement: the same new rotation (1e-4). */
 bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job *jobs, size_t n);
 
+/** SkinningJob (4 influences, positions and normals) on the bench's mesh
+ * and palette, ns a vertex; agreement: every 100th vertex's position
+ * within 1e-5 of rune's linear blending. */
+bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mesh *m);
+
 #ifdef __cplusplus
 }
 #endif

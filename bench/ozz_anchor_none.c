@@ -35,3 +35,9 @@ bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float s
     (void)s, (void)precision, (void)shell;
     return none();
 }
+
+bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mesh *m)
+{
+    (void)p, (void)m;
+    return none();
+}

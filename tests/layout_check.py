@@ -20,14 +20,14 @@ import sys
 # Stages, lowest first, and the library each one's folder builds into.
 STAGES = [
     ("base", "rune_core"), ("math", "rune_core"), ("clip", "rune_core"), ("ik", "rune_core"),
-    ("rig", "rune_core"), ("play", "rune_core"), ("mix", "rune_core"), ("blend", "rune_core"),
+    ("rig", "rune_core"), ("skin", "rune_core"), ("play", "rune_core"), ("mix", "rune_core"), ("blend", "rune_core"),
     ("graph", "rune_core"), ("root", "rune_core"), ("character", "rune_core"), ("asset", "rune_core"),
     ("compress", "rune_compress"), ("scenario", "rune_io"), ("import", "rune_import"),
 ]
 RANK = {name: i for i, (name, _) in enumerate(STAGES)}
 # Public headers and the stage that owns each (rune.h gathers the runtime).
 HEADER_STAGE = {
-    "export": "base", "base": "base", "math": "math", "clip": "clip", "rig": "rig", "ik": "ik", "play": "play",
+    "export": "base", "base": "base", "math": "math", "clip": "clip", "rig": "rig", "skin": "skin", "ik": "ik", "play": "play",
     "mix": "mix", "blend": "blend", "graph": "graph", "root": "root", "character": "character", "asset": "asset",
     "rune": "asset", "compress": "compress", "io": "scenario", "import": "import",
 }

@@ -7,13 +7,15 @@
 #include <stdio.h>
 
 #include "rune/character.h"
+#include "rune/skin.h"
 
 RUNE_BEGIN_DECLS
 
 /** The newest format version, read with every older one: version 2 adds
- * float curves (docs/format.md). A file without curves is written as
+ * float curves, version 3 meshes (docs/format.md). A file is written as
+ * the oldest version that holds what it has: without curves or meshes,
  * version 1, which earlier rune releases read too. */
-#define RUNE_ASSET_VERSION 2
+#define RUNE_ASSET_VERSION 3
 /** Largest asset rune reads: 1 GiB. */
 #define RUNE_ASSET_MAX_BYTES ((size_t)1 << 30)
 
@@ -23,6 +25,8 @@ typedef struct rune_asset_desc {
     const rune_clip *const *clips; /**< ids must differ */
     size_t clip_count;
     int32_t root_joint;            /**< default root-motion joint; -1: none */
+    const rune_mesh *meshes;       /**< skinned meshes bound to the rig (rune/skin.h); NULL: none */
+    size_t mesh_count;
 } rune_asset_desc;
 
 /** Encodes and writes an asset to f (RUNE_E_IO when a write fails). */
@@ -58,6 +62,9 @@ RUNE_API int32_t rune_asset_root_joint(const rune_asset *asset);
 RUNE_API size_t rune_asset_clip_count(const rune_asset *asset);
 /** Clip i, owned by the asset; NULL once released. */
 RUNE_API const rune_clip *rune_asset_clip(const rune_asset *asset, size_t i);
+/** The asset's meshes (read and checked with the asset; arrays owned by
+ * it, valid while it lives), *count of them; NULL and 0 without meshes. */
+RUNE_API const rune_mesh *rune_asset_meshes(const rune_asset *asset, size_t *count);
 /** A library of the asset's rig with every clip the asset still holds
  * (released to the library, in order). */
 RUNE_API rune_status rune_asset_library(rune_asset *asset, const rune_allocator *alloc, rune_library **out,

@@ -32,6 +32,7 @@
 #include "rune/mix.h"
 #include "rune/blend.h"
 #include "rune/graph.h"
+#include "rune/skin.h"
 #include "rune/root.h"
 #include "rune/export.h"
 
@@ -241,10 +242,16 @@ RUNE_API rune_root_delta rune_character_root_delta(const rune_character *ch);
  * boundary: computed on the first call after an update (or by every
  * update with desc.matrices). NULL when out of memory. */
 RUNE_API const rune_mat4 *rune_character_model_matrices(rune_character *ch);
-/** Skinning matrices: out[j] = model[j] * inverse_bind[j], one per joint.
- * Returns false (out unchanged) when the matrices cannot be computed or a
- * pointer is NULL. */
-RUNE_API bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out);
+/** A mesh's skinning matrices (rune_mesh_skinning_matrices) from the last
+ * update's model matrices, or with `previous` from the update before it
+ * -- where the mesh was a frame earlier, for motion vectors. The first
+ * call with `previous` allocates room for them (once) and returns the
+ * current frame's; from then on each update keeps the frame it ends, so
+ * the first frame's previous equals its current. `out` has
+ * mesh->bind_count entries. Returns false (out unchanged) on a NULL, a
+ * bind joint outside the rig, or out of memory. */
+RUNE_API bool rune_character_skinning_matrices(rune_character *ch, const rune_mesh *mesh, bool previous,
+                                               rune_mat4 *out);
 
 typedef enum rune_source_kind {
     RUNE_SOURCE_CLIP = 0,

@@ -9,6 +9,7 @@
 #include "rune/base.h"
 #include "rune/rig.h"
 #include "rune/clip.h"
+#include "rune/skin.h"
 #include "rune/export.h"
 
 RUNE_BEGIN_DECLS
@@ -25,6 +26,8 @@ typedef struct rune_import {
     size_t joint_count;
     rune_sequence_desc *clips;
     size_t clip_count;
+    rune_mesh *meshes;     /**< skinned meshes, and rigid ones under a joint (rune/skin.h) */
+    size_t mesh_count;
     const char **warnings; /**< what could not be represented or was left out */
     size_t warning_count;
     int32_t root_joint;    /**< default root-motion joint, the hips: of the
@@ -61,7 +64,13 @@ typedef struct rune_import {
  *   first, so a mesh sharing a bone's name stays out of the rig.
  * - Morph target weights become float curves named MESH/TARGET; vertex
  *   animation cannot be represented and is reported in `warnings`, never
- *   silently dropped. */
+ *   silently dropped.
+ * - Triangle meshes skinned to the rig's bones, and rigid ones under one of
+ *   its joints, become rune_meshes in the rig's model space at bind time:
+ *   positions, normals, tangents, triangles, the eight largest influences
+ *   a vertex (normalized; a vertex no bone weights follows its node's
+ *   joint), each bone's inverse bind matrix, and morph targets as deltas
+ *   named as their weight curves. */
 RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
 /** The same from bytes in memory; `hint` is the format's file extension
  * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */

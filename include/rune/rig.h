@@ -210,8 +210,6 @@ RUNE_API void rune_rig_model_xforms(const rune_rig *rig, const rune_pose *pose, 
  * scales overflows). Joints the pose lacks stand at rest (their frame
  * alone). */
 RUNE_API void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_mat4 *out);
-/** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
-RUNE_API void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 
 /** Height of a rig: the largest side of the box around its joints at
  * rest (0 without joints). Compression (rune/compress.h) derives its
@@ -246,7 +244,7 @@ typedef enum rune_retarget_match {
     RUNE_RETARGET_EXACT,      /**< the same parent/part */
     RUNE_RETARGET_PART,       /**< the same part, unique in both rigs */
     RUNE_RETARGET_NORMALIZED, /**< the same normalized name, unique in both (rune_retarget_normalize) */
-    RUNE_RETARGET_HUMANOID    /**< the same bone of the humanoid profile (rune_retarget_bone) */
+    RUNE_RETARGET_HUMANOID    /**< the same bone of the humanoid profile (rune_retarget_joint.bone) */
 } rune_retarget_match;
 
 /** One entry of an explicit map: joint names as rune_rig_find takes them
@@ -281,18 +279,20 @@ RUNE_API rune_status rune_retarget_create(const rune_retarget_desc *desc, const 
 /** Frees a mapping (NULL is fine); bindings made with it keep what they
  * need. */
 RUNE_API void rune_retarget_destroy(rune_retarget *retarget);
-/** The source joint a target joint takes its motion from, or -1. */
-RUNE_API int32_t rune_retarget_source_of(const rune_retarget *retarget, size_t target_joint);
-/** How the target joint was mapped. */
-RUNE_API rune_retarget_match rune_retarget_how(const rune_retarget *retarget, size_t target_joint);
+/** What drives a target joint. */
+typedef struct rune_retarget_joint {
+    int32_t source;            /**< the source joint it takes its motion from, or -1 */
+    rune_retarget_match how;   /**< how it was mapped */
+    const char *bone;          /**< its humanoid profile bone ("hips", "spine", "chest", "neck", "head",
+                                    "left_clavicle", "left_upper_arm", "left_forearm", "left_hand",
+                                    "left_thigh", "left_shin", "left_foot", "left_toes", and right_ the
+                                    same), or NULL when it is none or the rigs are not humanoids; static */
+} rune_retarget_joint;
+/** What drives target joint `target_joint` (source -1, UNMAPPED, NULL past
+ * the target's joints). */
+RUNE_API rune_retarget_joint rune_retarget_target(const rune_retarget *retarget, size_t target_joint);
 /** The target joint a source joint drives, or -1 (unused source joints). */
 RUNE_API int32_t rune_retarget_target_of(const rune_retarget *retarget, size_t source_joint);
-/** The humanoid profile's name of a target joint ("hips", "spine",
- * "chest", "neck", "head", "left_clavicle", "left_upper_arm",
- * "left_forearm", "left_hand", "left_thigh", "left_shin", "left_foot",
- * "left_toes", and right_ the same), or NULL when it is none or the
- * mapping is not between humanoids. The string is static. */
-RUNE_API const char *rune_retarget_bone(const rune_retarget *retarget, size_t target_joint);
 /** What a mapping pairs. */
 typedef struct rune_retarget_info {
     size_t mapped;                        /**< target joints with a source joint */

@@ -9,6 +9,7 @@
 #include "rune/math.h"
 #include "rune/clip.h"
 #include "rune/rig.h"
+#include "rune/skin.h"
 #include "rune/ik.h"
 #include "rune/play.h"
 #include "rune/mix.h"

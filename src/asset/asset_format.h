@@ -24,10 +24,11 @@
 enum { HDR_VERSION = 8, HDR_ORDER = 12, HDR_SIZE = 16, HDR_CHECKSUM = 24, HDR_SECTIONS = 32 };
 
 /* section entry: u32 kind, u32 zero, u64 offset, u64 size, u64 count */
-enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3, SECTION_PACKED = 4, SECTION_CURVES = 5 };
+enum { SECTION_STRINGS = 1, SECTION_RIG = 2, SECTION_CLIP = 3, SECTION_PACKED = 4, SECTION_CURVES = 5, SECTION_MESH = 6 };
 
 /* The first version files are written as: without float curves (a curves
- * section), a file is version 1, which rune 0.3 reads as well. */
+ * section, version 2) or meshes (mesh sections, version 3), a file is
+ * version 1, which rune 0.3 reads as well. */
 #define ASSET_VERSION_OLDEST 1
 
 /* curves section (version 2; before the clip section it belongs to, its

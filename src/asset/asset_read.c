@@ -7,6 +7,7 @@
 #include "rune/asset.h"
 #include "asset_format.h"
 #include "asset_curves.h"
+#include "asset_meshes.h"
 #include "../clip/clip_packed.h"
 #include "../base/file_read.h"
 #include "../base/alloc.h"
@@ -28,6 +29,8 @@ struct rune_asset {
     int32_t root_joint;
     rune_clip **clips;
     size_t clip_count, clip_cap; /* clip_cap: the sections that might be clips */
+    rune_mesh *meshes;           /* in the arena */
+    size_t mesh_count;
 };
 
 typedef struct reader {
@@ -40,6 +43,7 @@ typedef struct reader {
     uint32_t version;
     asset_curves pending; /* a curves section read, for the clip section after it */
     size_t pending_clip;
+    size_t sections;
 } reader;
 
 typedef struct section {
@@ -94,9 +98,10 @@ static rune_status read_header(reader *r, section **out, size_t *count)
         s[i] = (section){get_u32(e), (size_t)at, (size_t)size, (size_t)cnt};
         /* in order, aligned, after the table and each other, inside the file */
         if (at % ASSET_ALIGN || at < end || at > r->size || size > r->size - at || cnt > UINT32_MAX ||
-            (i == 0) != (s[i].kind == SECTION_STRINGS) || (s[i].kind != SECTION_RIG && s[i].kind != SECTION_CLIP &&
-                                                           s[i].kind != SECTION_STRINGS && s[i].kind != SECTION_PACKED &&
-                                                           (s[i].kind != SECTION_CURVES || r->version < 2)) ||
+            (i == 0) != (s[i].kind == SECTION_STRINGS) ||
+            (s[i].kind != SECTION_RIG && s[i].kind != SECTION_CLIP && s[i].kind != SECTION_STRINGS &&
+             s[i].kind != SECTION_PACKED && (s[i].kind != SECTION_CURVES || r->version < 2) &&
+             (s[i].kind != SECTION_MESH || r->version < 3)) ||
             (s[i].kind == SECTION_RIG && i != 1)) {
             rune__free(&r->a->alloc, s, n, sizeof *s);
             return bad(r, "section", i, "bad kind, offset or size (the first section holds the strings, a rig "
@@ -347,6 +352,26 @@ static rune_status read_clip(reader *r, const section *s, size_t index)
 }
 
 /* A compressed clip section: its stored form, checked by the clip stage. */
+/* A mesh section (after the rig: its joints are checked against it). */
+static rune_status read_mesh(reader *r, const section *s, size_t i)
+{
+    rune_asset *a = r->a;
+    if (!a->meshes) { /* room for every section left: only meshes follow meshes */
+        if (!(a->meshes = rune__arena_array(&a->arena, r->sections - i, sizeof *a->meshes)))
+            return rune_fail(r->err, RUNE_E_NOMEM, "%s: out of memory", r->name);
+    }
+    asset_strings str = {r->p + r->strings_at, r->strings_size};
+    char why[256] = "";
+    rune_status st = rune__asset_mesh_read(&str, r->p + s->at, s->size, a->joint_count, &a->arena,
+                                           &a->meshes[a->mesh_count], why, sizeof why);
+    if (st == RUNE_E_NOMEM)
+        return rune_fail(r->err, RUNE_E_NOMEM, "%s: out of memory", r->name);
+    if (st)
+        return rune_fail(r->err, RUNE_E_PARSE, "%s: mesh section %zu: %s", r->name, a->mesh_count, why);
+    a->mesh_count++;
+    return RUNE_OK;
+}
+
 static rune_status read_packed(reader *r, const section *s, size_t index)
 {
     rune_status st = rune__clip_packed_read_curves(r->p + s->at, s->size, r->pending.keys ? &r->pending.set : NULL,
@@ -378,6 +403,7 @@ rune_status rune_asset_load_memory(const void *data, size_t size, const char *na
     section *sec = NULL;
     size_t n = 0;
     rune_status st = read_header(&r, &sec, &n);
+    r.sections = n;
     size_t first_clip = st ? 0 : (n > 1 && sec[1].kind == SECTION_RIG ? 2 : 1);
     if (!st && n > first_clip) {
         a->clip_cap = n - first_clip;
@@ -390,6 +416,10 @@ rune_status rune_asset_load_memory(const void *data, size_t size, const char *na
     for (size_t i = first_clip; !st && i < n; i++) {
         if (sec[i].kind == SECTION_CURVES) {
             st = read_curves(&r, &sec[i], i, a->clip_count);
+        } else if (sec[i].kind == SECTION_MESH) {
+            st = read_mesh(&r, &sec[i], i);
+        } else if (a->mesh_count) {
+            st = bad(&r, "section", i, "a clip after a mesh (meshes come last)");
         } else if (sec[i].kind != SECTION_CLIP && sec[i].kind != SECTION_PACKED) {
             st = bad(&r, "section", i, "a second rig or strings section");
         } else {
@@ -454,6 +484,12 @@ const rune_rig *rune_asset_rig(const rune_asset *a) { return a->rig; }
 int32_t rune_asset_root_joint(const rune_asset *a) { return a->root_joint; }
 size_t rune_asset_clip_count(const rune_asset *a) { return a->clip_count; }
 const rune_clip *rune_asset_clip(const rune_asset *a, size_t i) { return i < a->clip_count ? a->clips[i] : NULL; }
+const rune_mesh *rune_asset_meshes(const rune_asset *a, size_t *count)
+{
+    if (count)
+        *count = a->mesh_count;
+    return a->mesh_count ? a->meshes : NULL;
+}
 
 rune_clip *rune_asset_release_clip(rune_asset *a, size_t i)
 {

@@ -4,6 +4,7 @@
 #include "rune/asset.h"
 #include "asset_format.h"
 #include "asset_curves.h"
+#include "asset_meshes.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
 #include "asset_internal.h"
@@ -138,6 +139,19 @@ static rune_status check_desc(const rune_asset_desc *d, rune_error *err)
                          joints);
     if (joints > UINT32_MAX / JOINT_BYTES || d->clip_count > UINT32_MAX)
         return rune_fail(err, RUNE_E_INVALID, "too many joints or clips for a .rune asset");
+    if (d->mesh_count && (!d->meshes || !joints))
+        return rune_fail(err, RUNE_E_INVALID, "meshes: %s", d->meshes ? "meshes need a rig" : "NULL");
+    for (size_t i = 0; i < d->mesh_count; i++) {
+        const rune_mesh *m = &d->meshes[i];
+        if (!rune__asset_mesh_bytes(m) || !m->positions || !m->joints || !m->weights || !m->bind_joints ||
+            !m->inverse_binds || (m->triangle_count && !m->indices) || (m->morph_count && !m->morphs))
+            return rune_fail(err, RUNE_E_INVALID, "meshes[%zu] (\"%s\"): an array missing, 1..%d influences, or too "
+                             "large for a .rune asset", i, m->name ? m->name : "", RUNE_SKIN_MAX_INFLUENCES);
+        for (size_t b = 0; b < m->bind_count; b++)
+            if (m->bind_joints[b] < 0 || (size_t)m->bind_joints[b] >= joints)
+                return rune_fail(err, RUNE_E_INVALID, "meshes[%zu] (\"%s\"): bind %zu: joint %d, not a joint of the "
+                                 "rig", i, m->name ? m->name : "", b, (int)m->bind_joints[b]);
+    }
     for (size_t i = 0; i < d->clip_count; i++) {
         if (!d->clips[i])
             return rune_fail(err, RUNE_E_INVALID, "clips[%zu]: NULL", i);
@@ -201,6 +215,17 @@ static size_t layout(encoder *e, const rune_asset_desc *d, size_t sections)
         write_clip(e, e->base ? e->base + at : NULL, d->clips[i]);
         at = asset_align(at + bytes);
     }
+    for (size_t i = 0; i < d->mesh_count; i++, entry++) {
+        size_t bytes = rune__asset_mesh_bytes(&d->meshes[i]);
+        if (table) {
+            put_u32(table + ASSET_ENTRY_BYTES * entry, SECTION_MESH);
+            put_u64(table + ASSET_ENTRY_BYTES * entry + 8, at);
+            put_u64(table + ASSET_ENTRY_BYTES * entry + 16, bytes);
+            put_u64(table + ASSET_ENTRY_BYTES * entry + 24, i);
+        }
+        rune__asset_mesh_write(&d->meshes[i], e->base ? e->base + at : NULL, string_ref_cb, e);
+        at = asset_align(at + bytes);
+    }
     return at;
 }
 
@@ -216,7 +241,7 @@ rune_status rune_asset_encode(const rune_asset_desc *d, const rune_allocator *al
     if (st)
         return st;
     alloc = rune__alloc_or_default(alloc);
-    size_t sections = 1 + (d->rig != NULL) + d->clip_count;
+    size_t sections = 1 + (d->rig != NULL) + d->clip_count + d->mesh_count;
     bool curves = false;
     for (size_t i = 0; i < d->clip_count; i++)
         if (rune_clip_curve_count(d->clips[i]))
@@ -233,7 +258,8 @@ rune_status rune_asset_encode(const rune_asset_desc *d, const rune_allocator *al
     e.base = p;
     layout(&e, d, sections);
     memcpy(p, ASSET_MAGIC, 8);
-    put_u32(p + HDR_VERSION, curves ? RUNE_ASSET_VERSION : ASSET_VERSION_OLDEST);
+    /* the oldest version that has what the file holds */
+    put_u32(p + HDR_VERSION, d->mesh_count ? 3u : curves ? 2u : ASSET_VERSION_OLDEST);
     put_u32(p + HDR_ORDER, ASSET_BYTE_ORDER);
     put_u64(p + HDR_SIZE, total);
     put_u32(p + HDR_SECTIONS, (uint32_t)sections);

@@ -74,6 +74,7 @@ void rune_character_destroy(rune_character *ch)
     rune__free(a, ch->live_graphs, ch->live_graph_cap, sizeof *ch->live_graphs);
     rune__free(a, ch->extra, ch->extra_cap, sizeof *ch->extra);
     rune__free(a, ch->matrix_block, matrix_block_bytes(ch), 1);
+    rune__free(a, ch->previous_block, matrix_block_bytes(ch), 1);
     rune_animator_destroy(ch->anim);
     rune__library_hold(ch->lib, false);
     rune_allocator al = ch->alloc;
@@ -120,14 +121,24 @@ const rune_mat4 *rune_character_model_matrices(rune_character *ch)
     return ch->matrices;
 }
 
-bool rune_character_skinning_matrices(rune_character *ch, const rune_mat4 *inverse_bind, rune_mat4 *out)
+bool rune_character_skinning_matrices(rune_character *ch, const rune_mesh *mesh, bool previous, rune_mat4 *out)
 {
-    if (!ch || !inverse_bind || !out)
+    if (!ch || !mesh || !out)
         return false;
+    size_t joints = rune_rig_joint_count(ch->rig);
+    for (size_t b = 0; b < mesh->bind_count; b++)
+        if (mesh->bind_joints[b] < 0 || (size_t)mesh->bind_joints[b] >= joints)
+            return false;
+    if (previous && !ch->keep_previous) { /* from now on, each update keeps the frame it ends */
+        if (!(ch->previous_block = rune__calloc(&ch->alloc, matrix_block_bytes(ch), 1)))
+            return false;
+        ch->previous = rune__line_align(ch->previous_block);
+        ch->keep_previous = true;
+    }
     const rune_mat4 *model = rune_character_model_matrices(ch);
     if (!model)
         return false;
-    rune_skinning_matrices(model, inverse_bind, rune_rig_joint_count(ch->rig), out);
+    rune_mesh_skinning_matrices(mesh, previous && ch->previous_valid ? ch->previous : model, out);
     return true;
 }
 

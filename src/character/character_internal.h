@@ -73,6 +73,12 @@ struct rune_character {
     bool matrices_stream; /* written with streaming stores (desc.stream_matrices) */
     bool matrices_fresh;
     rune_mat4 *matrices;  /* in matrix_block, at a 64-byte boundary: a matrix a line */
+    /* the last frame's matrices, kept once a caller asks for them
+     * (rune_character_skinning_matrices with `previous`): swapped with
+     * `matrices` at each update, so keeping them allocates nothing */
+    bool keep_previous, previous_valid, updated;
+    rune_mat4 *previous;
+    void *previous_block;
     /* root samples kept from frame to frame; its loop-cycle entries (read
      * at loop crossings only) and what follows them are not prefetched */
     rune_root_memo root_memo;

@@ -92,6 +92,17 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
     rune_status st = rune_animator_reserve(ch->anim, ch->live_motion_count + ch->live_graph_count, err);
     if (st)
         return st;
+    /* the frame ending becomes the previous one, for callers skinning
+     * where vertices were (its matrices made now if nobody asked: a sole
+     * run samples straight into the pose they come from) */
+    if (ch->keep_previous && ch->updated && rune_character_model_matrices(ch)) {
+        rune_mat4 *m = ch->matrices;
+        void *block = ch->matrix_block;
+        ch->matrices = ch->previous, ch->matrix_block = ch->previous_block;
+        ch->previous = m, ch->previous_block = block;
+        ch->previous_valid = true;
+    }
+    ch->updated = true;
     rune_signal_queue *q = rune_animator_signals(ch->anim);
     rune_animator_advance(ch->anim, dt);
     size_t n = advance_motions(ch, dt, q, 0);

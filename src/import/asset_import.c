@@ -11,6 +11,7 @@
 #include "gltf_file.h"
 #include "fbx_take_stop.h"
 #include "gltf_nodes.h"
+#include "import_meshes.h"
 #include "../base/require.h"
 
 #include <assimp/cimport.h>
@@ -53,6 +54,10 @@ typedef struct importer {
     import_curve_source curves; /* morph weights (import_curves.c) */
     node_preference known;      /* nodes by identity (glTF: gltf_nodes.c) */
     int32_t **channel_joint;    /* per animation, per channel: the joint it moves, or -1 */
+    skeleton_node *sk;          /* every node, parents first, and how many */
+    size_t sk_count;
+    int32_t *joint_of_node;     /* per node: its joint, or -1 */
+    size_t *node_of_joint;      /* per joint: its node */
     rune__name_index parts;     /* the joints' part names -> joint */
     rune__name_index bases;     /* names asked for: how often each (part_name) */
 } importer;
@@ -162,10 +167,11 @@ static rune_status add_joints(importer *I)
 {
     rune_import *imp = &I->box->imp;
     const struct aiScene *sc = I->scene;
-    skeleton_node *sk = rune__arena_array(&I->box->arena, I->cap, sizeof *sk);
-    int32_t *joint_of_node = rune__arena_array(&I->box->arena, I->cap, sizeof *joint_of_node);
+    skeleton_node *sk = I->sk = rune__arena_array(&I->box->arena, I->cap, sizeof *sk);
+    int32_t *joint_of_node = I->joint_of_node = rune__arena_array(&I->box->arena, I->cap, sizeof *joint_of_node);
+    I->node_of_joint = rune__arena_array(&I->box->arena, I->cap, sizeof *I->node_of_joint);
     I->channel_joint = rune__arena_array(&I->box->arena, sc->mNumAnimations, sizeof *I->channel_joint);
-    if (!sk || !joint_of_node || !I->channel_joint)
+    if (!sk || !joint_of_node || !I->node_of_joint || !I->channel_joint)
         return nomem(I);
     for (unsigned a = 0; a < sc->mNumAnimations; a++)
         if (!(I->channel_joint[a] = rune__arena_array(&I->box->arena, sc->mAnimations[a]->mNumChannels,
@@ -175,6 +181,7 @@ static rune_status add_joints(importer *I)
     size_t n;
     if (rune__skeleton_select(sc, &I->known, sk, I->channel_joint, &I->box->alloc, &n, &root))
         return nomem(I);
+    I->sk_count = n;
     struct aiMatrix4x4 above = rune__skeleton_above(sk, root);
     I->fold = decompose(&above);
     I->folded = sk[root].parent >= 0;
@@ -195,6 +202,7 @@ static rune_status add_joints(importer *I)
             return nomem(I);
         int32_t j = (int32_t)imp->joint_count++;
         joint_of_node[i] = j;
+        I->node_of_joint[j] = i;
         I->box->nodes[j] = sk[i].node;
         rune_joint_desc *d = &imp->joints[j];
         int32_t pj = (int32_t)i == root ? -1 : joint_of_node[sk[i].parent];
@@ -638,6 +646,12 @@ static rune_status convert(importer *I)
     }
     if (!st)
         imp->root_joint = root_motion_joint(I);
+    if (!st && imp->joint_count) {
+        import_mesh_source ms = {sc, I->sk, I->sk_count, I->joint_of_node, I->node_of_joint, &I->box->alloc,
+                                 warn_cb, I};
+        if (rune__import_meshes(&ms, &I->box->arena, imp))
+            st = nomem(I);
+    }
     return st;
 }
 
@@ -778,7 +792,7 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
     if (ext && required)
         return rune_fail(err, RUNE_E_INVALID, "%s: " MESHOPT_ADVICE, path, ext, path);
     struct aiPropertyStore *props = import_properties();
-    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure | aiProcess_Triangulate, NULL, props);
     aiReleasePropertyStore(props);
     if (ext && (!sc || !sc->mRootNode)) {
         if (sc)
@@ -824,7 +838,7 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
     }
     struct aiPropertyStore *props = import_properties();
     const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
-                                                                    aiProcess_ValidateDataStructure, hint, props);
+                                                                    aiProcess_ValidateDataStructure | aiProcess_Triangulate, hint, props);
     aiReleasePropertyStore(props);
     free(text);
     free(copy);

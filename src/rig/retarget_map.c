@@ -515,6 +515,11 @@ rune_vec3 rune__retarget_top(const rune_retarget *rt, const rune_rig *target, co
                    rune_clamp_magnitude(s.z != 0.0f ? v.z / s.z : 0.0f));
 }
 
+rune_retarget_joint rune_retarget_target(const rune_retarget *r, size_t t)
+{
+    return (rune_retarget_joint){rune_retarget_source_of(r, t), rune_retarget_how(r, t), rune_retarget_bone(r, t)};
+}
+
 uint32_t rune_retarget_id(const rune_retarget *r) { return r ? r->id : 0; }
 int32_t rune_retarget_source_of(const rune_retarget *r, size_t t) { return t < r->nt ? r->source_of[t] : -1; }
 rune_retarget_match rune_retarget_how(const rune_retarget *r, size_t t)

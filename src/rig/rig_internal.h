@@ -108,6 +108,13 @@ void rune_rig_model_matrices_stream(const rune_rig *rig, const rune_pose *pose, 
 /** A process-unique id (never 0, never reused): part of a binding's identity. */
 uint32_t rune_retarget_id(const rune_retarget *retarget);
 /** Mapped target joints. */
+/** The source joint a target joint takes its motion from, or -1; how it
+ * was mapped; its profile bone (rune_retarget_target, one at a time). */
+int32_t rune_retarget_source_of(const rune_retarget *retarget, size_t target_joint);
+rune_retarget_match rune_retarget_how(const rune_retarget *retarget, size_t target_joint);
+const char *rune_retarget_bone(const rune_retarget *retarget, size_t target_joint);
+/** Skinning matrices: out[j] = model[j] * inverse_bind[j]. */
+void rune_skinning_matrices(const rune_mat4 *model, const rune_mat4 *inverse_bind, size_t count, rune_mat4 *out);
 size_t rune_retarget_mapped_count(const rune_retarget *retarget);
 /** The ratio of hip heights (target / source) translations are scaled by. */
 float rune_retarget_scale(const rune_retarget *retarget);

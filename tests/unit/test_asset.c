@@ -345,6 +345,86 @@ static void test_writer_rejects(void **state)
     fixture_free(&f);
 }
 
+/* A mesh through the file: every array back as written (version 3); a
+ * damaged bind index, weight or triangle is refused naming the section;
+ * the writer refuses a bind outside the rig. */
+static void test_mesh_round_trip(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_make(&f);
+    float pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    float tan[16] = {1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 1, 0, 0, 1};
+    uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    uint16_t vjoints[8] = {0, 1, 1, 0, 0, 0, 1, 1};
+    float weights[8] = {0.75f, 0.25f, 0.5f, 0.5f, 1, 0, 0.125f, 0.875f};
+    int32_t bind_joints[2] = {0, 2};
+    rune_mat4 inverse[2] = {rune_mat4_identity(), rune_mat4_identity()};
+    inverse[1].m[13] = -0.5f;
+    float d[12] = {0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    rune_mesh_morph morph = {"Body/smile", d, NULL};
+    rune_mesh mesh = {"Body", 4, 2, pos, nrm, tan, idx, 2, vjoints, weights, 2, bind_joints, inverse, 1, &morph};
+    const rune_clip *clips[2] = {f.clips[0], f.clips[1]};
+    rune_asset_desc desc = {f.rig, clips, 2, 0, &mesh, 1};
+    void *data;
+    size_t size;
+    assert_int_equal(rune_asset_encode(&desc, NULL, &data, &size, NULL), RUNE_OK);
+    unsigned char *bytes = data;
+    assert_int_equal(get_u32(bytes + HDR_VERSION), 3);
+    rune_asset *a;
+    rune_error err;
+    assert_int_equal(rune_asset_load_memory(data, size, "m.rune", NULL, &a, &err), RUNE_OK);
+    size_t count;
+    const rune_mesh *m = rune_asset_meshes(a, &count);
+    assert_int_equal(count, 1);
+    assert_string_equal(m->name, "Body");
+    assert_int_equal(m->vertex_count, 4), assert_int_equal(m->triangle_count, 2), assert_int_equal(m->influences, 2);
+    assert_memory_equal(m->positions, pos, sizeof pos), assert_memory_equal(m->normals, nrm, sizeof nrm);
+    assert_memory_equal(m->tangents, tan, sizeof tan), assert_memory_equal(m->indices, idx, sizeof idx);
+    assert_memory_equal(m->joints, vjoints, sizeof vjoints), assert_memory_equal(m->weights, weights, sizeof weights);
+    assert_memory_equal(m->bind_joints, bind_joints, sizeof bind_joints);
+    assert_memory_equal(m->inverse_binds, inverse, sizeof inverse);
+    assert_int_equal(m->morph_count, 1);
+    assert_string_equal(m->morphs[0].name, "Body/smile");
+    assert_memory_equal(m->morphs[0].positions, d, sizeof d);
+    assert_null(m->morphs[0].normals);
+    assert_int_equal(rune_asset_clip_count(a), 2);
+    rune_asset_destroy(a);
+    /* damage inside the mesh section (the last), then fix the checksum */
+    size_t mesh_at = 0;
+    for (size_t e = 0; e < get_u32(bytes + HDR_SECTIONS); e++)
+        if (get_u32(bytes + ASSET_HEADER_BYTES + ASSET_ENTRY_BYTES * e) == 6) /* the mesh section */
+            mesh_at = (size_t)get_u64(bytes + ASSET_HEADER_BYTES + ASSET_ENTRY_BYTES * e + 8);
+    assert_true(mesh_at > 0);
+    size_t joint_at = mesh_at + 32 + 68 * 2 + 8 + 4 * (12 + 12 + 16 + 6);
+    unsigned char *copy = malloc(size);
+    const struct {
+        size_t at;
+        uint32_t value;
+        const char *message;
+    } damage[] = {{joint_at, 7, "m.rune: mesh section 0: vertex 0: influence 0: bind 7 of 2"},
+                  {mesh_at + 32 + 68, 9, "m.rune: mesh section 0: bind 1: joint 9, not a joint of the rig"},
+                  {joint_at - 24, 4, "m.rune: mesh section 0: triangle 0: vertex 4 past the 4 vertices"}};
+    for (size_t i = 0; i < sizeof damage / sizeof *damage; i++) {
+        memcpy(copy, data, size);
+        if (damage[i].at == joint_at)
+            copy[joint_at] = (unsigned char)damage[i].value, copy[joint_at + 1] = 0;
+        else
+            put_u32(copy + damage[i].at, damage[i].value);
+        put_u64(copy + HDR_CHECKSUM, rune__asset_checksum(copy + ASSET_HEADER_BYTES, size - ASSET_HEADER_BYTES));
+        assert_int_equal(rune_asset_load_memory(copy, size, "m.rune", NULL, &a, &err), RUNE_E_PARSE);
+        assert_null(a);
+        if (!strstr(err.message, damage[i].message))
+            fail_msg("%s", err.message);
+    }
+    free(copy);
+    rune_asset_free_encoded(NULL, data, size);
+    bind_joints[1] = 9;
+    assert_int_equal(rune_asset_encode(&desc, NULL, &data, &size, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "meshes[0] (\"Body\"): bind 1: joint 9, not a joint of the rig"));
+    fixture_free(&f);
+}
+
 static void test_load_allocation_failures(void **state)
 {
     (void)state;
@@ -374,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_damage),
         cmocka_unit_test(test_writer_rejects),
+        cmocka_unit_test(test_mesh_round_trip),
         cmocka_unit_test(test_load_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

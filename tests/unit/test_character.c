@@ -551,6 +551,50 @@ static void test_batch_crowd(void **state)
 /* Fails allocation k of building the world, creating a character and
  * starting every kind of play, for every k until it all succeeds: each
  * failure is an error (never a crash) and destroying frees everything. */
+/* A mesh's skinning matrices from the character: this frame's, and with
+ * `previous` the frame before's (the first frame's previous is its
+ * current); a sole clip playing, so its run samples straight into the
+ * character's pose, which the previous frame's matrices must not follow. */
+static void test_previous_skinning(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, NULL);
+    rune_character *ch = new_character(&w, NULL);
+    rune_play_params full = {.fade = 0.0f, .weight = 1.0f, .speed = 1.0f};
+    assert_int_equal(rune_character_play_clip(ch, CLIP_C, &full, NULL, NULL), RUNE_OK);
+    int32_t joints[JOINTS];
+    rune_mat4 inverse[JOINTS], now[JOINTS], before[JOINTS], kept[JOINTS];
+    for (int j = 0; j < JOINTS; j++)
+        joints[j] = JOINTS - 1 - j, inverse[j] = rune_mat4_identity(); /* binds in another order */
+    rune_mesh mesh = {0};
+    mesh.bind_count = JOINTS, mesh.bind_joints = joints, mesh.inverse_binds = inverse;
+    assert_int_equal(rune_character_update(ch, 1.0f / 30.0f, NULL), RUNE_OK);
+    assert_true(rune_character_skinning_matrices(ch, &mesh, false, now));
+    assert_true(rune_character_skinning_matrices(ch, &mesh, true, before));
+    assert_memory_equal(now, before, sizeof now); /* nothing kept yet: the current frame */
+    for (int f = 0; f < 10; f++) {
+        memcpy(kept, now, sizeof now);
+        assert_int_equal(rune_character_update(ch, 1.0f / 30.0f, NULL), RUNE_OK);
+        assert_true(rune_character_skinning_matrices(ch, &mesh, false, now));
+        assert_true(rune_character_skinning_matrices(ch, &mesh, true, before));
+        assert_memory_equal(before, kept, sizeof kept);
+        const rune_mat4 *model = rune_character_model_matrices(ch);
+        assert_memory_equal(&now[0], &model[JOINTS - 1], sizeof now[0]);
+    }
+    assert_true(memcmp(now, before, sizeof now) != 0); /* the clip moves */
+    /* skipping a frame's matrices: the next update makes them */
+    memcpy(kept, now, sizeof now);
+    assert_int_equal(rune_character_update(ch, 1.0f / 30.0f, NULL), RUNE_OK);
+    assert_int_equal(rune_character_update(ch, 1.0f / 30.0f, NULL), RUNE_OK);
+    assert_true(rune_character_skinning_matrices(ch, &mesh, true, before));
+    assert_true(memcmp(before, kept, sizeof kept) != 0);
+    joints[0] = JOINTS;
+    assert_false(rune_character_skinning_matrices(ch, &mesh, false, now));
+    rune_character_destroy(ch);
+    rune_library_destroy(w.lib);
+}
+
 static void test_allocation_failures(void **state)
 {
     (void)state;
@@ -613,6 +657,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equivalent_paths),
+        cmocka_unit_test(test_previous_skinning),
         cmocka_unit_test(test_crossfade_matches_tracks),
         cmocka_unit_test(test_sole_graph_in_place),
         cmocka_unit_test(test_sole_graph_out_of_memory),

@@ -46,7 +46,7 @@ static void test_null_arguments(void **state)
     assert_int_equal(rune_character_create(&d, NULL, &ch, &err), RUNE_OK);
     expect_invalid(rune_character_set_control(ch, NULL, &err), &err, "rune_character_set_control: control is NULL");
     rune_mat4 out[64];
-    assert_false(rune_character_skinning_matrices(ch, NULL, out));
+    assert_false(rune_character_skinning_matrices(ch, NULL, false, out));
     /* a NULL error report is allowed everywhere */
     assert_int_equal(rune_character_update(NULL, 0.1f, NULL), RUNE_E_INVALID);
     rune_character_destroy(ch);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "json_out.h"
 #include "timeline.h"
+#include "eval_meshes.h"
 #include "rune/io.h"
 
 #include <stdio.h>
@@ -16,7 +17,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: rune eval FILE|- [--clip ID] [--frames A:B] [--joints P/J,...] [--model] [--strict] [--quiet]\n"
+    "usage: rune eval FILE|- [--clip ID] [--frames A:B] [--joints P/J,...] [--model]\n"
+    "                 [--vertices N [--skinning lbs|dqs] [--previous]] [--strict] [--quiet]\n"
     "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md). FILE may\n"
     "  also be a .rune asset (every clip played once in turn, at 30 fps) or a file rune import reads.\n"
     "  -             read the scenario from stdin\n"
@@ -24,6 +26,12 @@ static const char usage[] =
     "  --frames A:B  print frames A to B-1 (A: to the end); all frames are evaluated\n"
     "  --joints L    print only these pose keys (comma-separated parent/part names)\n"
     "  --model       also print each joint's model-space position \"m\" (rune_rig_model_matrices)\n"
+    "  --vertices N  also print \"meshes\": every N-th vertex of each skinned mesh (of the .rune or\n"
+    "                imported file, or the asset a scenario's rig came from), model space, after\n"
+    "                morphs and skinning\n"
+    "  --skinning M  lbs (linear blend, the default) or dqs (dual quaternions)\n"
+    "  --previous    also print \"previous\": the same vertices skinned with the previous frame's\n"
+    "                matrices (the first frame's: its own), for motion vectors\n"
     "  --strict      unknown JSON keys are errors, not warnings\n"
     "  --quiet       no warnings\n";
 
@@ -32,6 +40,9 @@ typedef struct eval_opts {
     long first, last; /* frames [first, last) */
     const char *joints; /* comma-separated pose keys, or NULL for all */
     const char *clip;   /* an asset's clip to play alone, or NULL */
+    long vertices;      /* --vertices: every N-th vertex; 0: no meshes */
+    rune_skin_method skinning;
+    bool previous;
     bool strict;
     bool model; /* print model-space positions */
 } eval_opts;
@@ -43,6 +54,7 @@ typedef struct eval_out {
     bool controls; /* the scenario has solver controls: print "controls" */
     bool *keep; /* per joint */
     rune_mat4 *model; /* per joint, with --model */
+    eval_meshes *meshes; /* with --vertices */
     int status;
     char msg[512];
 } eval_out;
@@ -161,7 +173,7 @@ static void write_curves(FILE *f, const rune_frame_report *r)
     fputs("}", f);
 }
 
-static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
+static bool write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
 {
     fprintf(f, "{\"frame\": %d, \"time\": ", r->frame);
     json_out_number(f, r->time);
@@ -209,7 +221,10 @@ static void write_frame(FILE *f, const eval_out *o, const rune_frame_report *r)
         write_controls(f, r);
     if (r->pose->curve_count)
         write_curves(f, r);
+    if (o->meshes && !eval_meshes_frame(o->meshes, r, f))
+        return false;
     fputs("}", f);
+    return true;
 }
 
 static rune_status on_frame(void *user, const rune_frame_report *r)
@@ -228,8 +243,11 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
         fputs("{\"frames\": [", stdout);
         o->started = true;
     }
-    if (r->frame < o->o->first || r->frame >= o->o->last)
+    if (r->frame < o->o->first || r->frame >= o->o->last) {
+        if (o->meshes) /* its matrices are the next frame's previous */
+            eval_meshes_frame(o->meshes, r, NULL);
         return RUNE_OK;
+    }
     fputs(o->any ? ",\n  " : "\n  ", stdout);
     o->any = true;
     if (o->o->model) {
@@ -240,7 +258,11 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
         }
         rune_rig_model_matrices(r->rig, r->pose, o->model);
     }
-    write_frame(stdout, o, r);
+    if (!write_frame(stdout, o, r)) {
+        snprintf(o->msg, sizeof o->msg, "%s: frame %d: internal error: a skinning job failed", o->o->file, r->frame);
+        o->status = EXIT_INTERNAL;
+        return RUNE_E_INVALID;
+    }
     if (ferror(stdout)) {
         snprintf(o->msg, sizeof o->msg, "<stdout>: write failed");
         o->status = EXIT_IO;
@@ -253,13 +275,32 @@ static int parse_args(int argc, char **argv, eval_opts *o)
 {
     o->first = 0;
     o->last = RUNE_SCENARIO_MAX_FRAMES + 1L;
-    const char *frames = NULL;
-    const cli_option options[] = {{"--frames", NULL, &frames},   {"--joints", NULL, &o->joints},
-                                  {"--strict", &o->strict, NULL}, {"--model", &o->model, NULL},
-                                  {"--clip", NULL, &o->clip},     {NULL, NULL, NULL}};
+    const char *frames = NULL, *vertices = NULL, *skinning = NULL;
+    const cli_option options[] = {{"--frames", NULL, &frames},       {"--joints", NULL, &o->joints},
+                                  {"--strict", &o->strict, NULL},     {"--model", &o->model, NULL},
+                                  {"--clip", NULL, &o->clip},         {"--vertices", NULL, &vertices},
+                                  {"--skinning", NULL, &skinning},    {"--previous", &o->previous, NULL},
+                                  {NULL, NULL, NULL}};
     if (cli_parse_args("eval", "FILE", true, argc, argv, options, &o->file) ||
         (frames && cli_parse_frames(frames, &o->first, &o->last)))
         return EXIT_INPUT;
+    if (vertices) {
+        char *end;
+        o->vertices = strtol(vertices, &end, 10);
+        if (end == vertices || *end || o->vertices < 1 || o->vertices > 1000000) {
+            cli_error("rune eval: --vertices \"%s\": not a whole number from 1 to 1000000", vertices);
+            return EXIT_INPUT;
+        }
+    }
+    if (skinning && strcmp(skinning, "lbs") && strcmp(skinning, "dqs")) {
+        cli_error("rune eval: --skinning \"%s\": lbs or dqs", skinning);
+        return EXIT_INPUT;
+    }
+    o->skinning = skinning && !strcmp(skinning, "dqs") ? RUNE_SKIN_DUAL_QUATERNION : RUNE_SKIN_LINEAR;
+    if ((skinning || o->previous) && !vertices) {
+        cli_error("rune eval: --%s applies to --vertices (see rune eval --help)", skinning ? "skinning" : "previous");
+        return EXIT_INPUT;
+    }
     return EXIT_OK;
 }
 
@@ -280,6 +321,12 @@ int cmd_eval(int argc, char **argv)
         return rc;
     }
     eval_out out = {.o = &opts, .scale = s->uses_scale};
+    if (opts.vertices && !(out.meshes = eval_meshes_open(opts.file, s, (size_t)opts.vertices, opts.skinning,
+                                                         opts.previous, msg, sizeof msg, &rc))) {
+        cli_error("%s", msg);
+        rune_scenario_destroy(s);
+        return rc;
+    }
     for (size_t i = 0; i < s->command_count; i++)
         out.controls |= s->commands[i].kind == RUNE_CMD_CONTROL && s->commands[i].control.mode > RUNE_CONTROL_OFFSET;
     rune_error err = {0};
@@ -295,6 +342,7 @@ int cmd_eval(int argc, char **argv)
         cli_error("%s", msg);
     free(out.keep);
     free(out.model);
+    eval_meshes_close(out.meshes);
     rune_scenario_destroy(s);
     return rc;
 }

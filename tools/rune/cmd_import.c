@@ -1,5 +1,6 @@
 /* `rune import ASSET -o DIR`: convert an asset (glTF, FBX, Collada, BVH,
- * ...) into DIR/NAME.rune (the rig and every animation as compiled clips)
+ * ...) into DIR/NAME.rune (the rig, every animation as compiled clips and
+ * the skinned meshes)
  * or, with --json, DIR/NAME.json (a scenario that plays the first one).
  * The file is written whole or not at all (see cli.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
@@ -19,7 +20,7 @@
 
 static const char usage[] =
     "usage: rune import ASSET -o DIR [--precision U] [--shell U] [--curve-precision V] [--lossless]\n"
-    "                   [--loop | --loop-clips A,B] [--json] [--allow-empty] [--clip-prefix P]\n"
+    "                   [--loop | --loop-clips A,B] [--json] [--allow-empty] [--clip-prefix P] [--no-meshes]\n"
     "                   [--retarget-to RIG.rune [--map MAP.json] [--no-foot-ik] [--verbose]] [--force] [--quiet]\n"
     "  Converts an asset (glTF, FBX, Collada, BVH, ...) into DIR/NAME.rune: its skeleton and\n"
     "  every animation as a compressed clip, loaded with rune_asset_load_file (docs/format.md).\n"
@@ -37,6 +38,9 @@ static const char usage[] =
     "                 keys) with the rig, the clips and a timeline playing the first one\n"
     "  --allow-empty  succeed when the asset has no animation (otherwise exit 2)\n"
     "  --clip-prefix P  prefix every clip id with P (a BVH file's clip is named after the file)\n"
+    "  --no-meshes    leave the skinned meshes out (kept by default: positions, normals, tangents,\n"
+    "                 triangles, up to 8 influences a vertex, morph targets; with --retarget-to, the\n"
+    "                 target's meshes)\n"
     "  --retarget-to R  write the clips retargeted onto the rig of R (a .rune), with that rig: humanoids\n"
     "                 mapped bone to bone from their hierarchy and names, put in one T-pose, hips and\n"
     "                 feet on the target's floor; other rigs matched by name (docs/semantics.md,\n"
@@ -55,6 +59,7 @@ typedef struct storing {
     size_t compressed; /* clips compressed */
     const rune_asset *onto;  /* --retarget-to: the asset whose rig the clips go onto */
     rune_retarget *retarget; /* from the import's rig onto it */
+    bool no_meshes;          /* --no-meshes */
 } storing;
 
 /* The mapping of --retarget-to, reported: one line (humanoid profile
@@ -77,11 +82,10 @@ static void report_mapping(const char *onto, const rune_retarget *rt, const rune
     static const char *const how[] = {"unmapped", "map", "parent/part", "part", "normalized name", "humanoid"};
     char tn[256], sn[256];
     for (size_t t = 0; verbose && t < in.target_joints; t++) {
-        int32_t s = rune_retarget_source_of(rt, t);
-        const char *bone = rune_retarget_bone(rt, t);
+        rune_retarget_joint j = rune_retarget_target(rt, t);
         fprintf(stderr, "  %-40s <- %-32s %s%s%s\n", rune_rig_joint_name(dst, t, tn, sizeof tn),
-                s >= 0 ? rune_rig_joint_name(src, (size_t)s, sn, sizeof sn) : "-", how[rune_retarget_how(rt, t)],
-                bone ? ", " : "", bone ? bone : "");
+                j.source >= 0 ? rune_rig_joint_name(src, (size_t)j.source, sn, sizeof sn) : "-", how[j.how],
+                j.bone ? ", " : "", j.bone ? j.bone : "");
     }
 }
 
@@ -154,8 +158,16 @@ static rune_status write_asset(const rune_import *imp, storing *how, FILE *f, ru
             compress_clip(imp, out_rig, how, &clips[i]);
     }
     if (!st) {
+        /* the meshes of the rig the clips play on: the import's, or the
+         * target's when retargeted */
+        size_t meshes = 0;
+        const rune_mesh *mesh = how->onto ? rune_asset_meshes(how->onto, &meshes) : imp->meshes;
+        if (!how->onto)
+            meshes = imp->mesh_count;
+        if (how->no_meshes)
+            mesh = NULL, meshes = 0;
         rune_asset_desc d = {out_rig, (const rune_clip *const *)clips, imp->clip_count,
-                             how->onto ? rune_asset_root_joint(how->onto) : imp->root_joint};
+                             how->onto ? rune_asset_root_joint(how->onto) : imp->root_joint, mesh, meshes};
         st = rune_asset_write(&d, f, err);
     }
     for (size_t i = 0; clips && i < imp->clip_count; i++)
@@ -296,7 +308,7 @@ int cmd_import(int argc, char **argv)
     const char *asset, *dir = NULL, *precision = NULL, *shell = NULL, *curve = NULL, *loops = NULL, *prefix = NULL;
     bool force = false, json = false, allow_empty = false, loop_all = false;
     onto_options onto = {NULL, NULL, false, false};
-    storing how = {false, {0.0f, 0.0f, 0.0f}, 0, NULL, NULL};
+    storing how = {false, {0.0f, 0.0f, 0.0f}, 0, NULL, NULL, false};
     const cli_option options[] = {{"-o", NULL, &dir},
                                   {"--precision", NULL, &precision},
                                   {"--shell", NULL, &shell},
@@ -310,6 +322,7 @@ int cmd_import(int argc, char **argv)
                                   {"--no-foot-ik", &onto.no_foot_ik, NULL},
                                   {"--verbose", &onto.verbose, NULL},
                                   {"--clip-prefix", NULL, &prefix},
+                                  {"--no-meshes", &how.no_meshes, NULL},
                                   {"--loop", &loop_all, NULL},
                                   {"--loop-clips", NULL, &loops},
                                   {NULL, NULL, NULL}};

@@ -20,7 +20,8 @@ static const char usage[] =
     "  bytes in memory once compiled; for compressed clips their samples, raw_bytes -- 10 floats\n"
     "  a track and sample --, sample_rate, max_error measured, precision and shell asked for;\n"
     "  for clips with float curves, each curve's name and keys, and when compressed\n"
-    "  curve_precision and curve_max_error) and the total bytes of the clips.\n"
+    "  curve_precision and curve_max_error), meshes (vertices, triangles, influences, binds,\n"
+    "  normals, tangents, morph targets, bytes) and the total bytes of the clips.\n"
     "  --quiet   no warnings\n";
 
 /* What is summarized, whatever it came from. */
@@ -31,7 +32,39 @@ typedef struct summary {
     const rune_clip *const *clips;
     size_t clip_count;
     size_t file_bytes;
+    const rune_mesh *meshes;
+    size_t mesh_count;
 } summary;
+
+/* The bytes a mesh's arrays take in memory. */
+static size_t mesh_bytes(const rune_mesh *m)
+{
+    size_t n = m->vertex_count, b = 12 * n + (m->normals ? 12 * n : 0) + (m->tangents ? 16 * n : 0);
+    b += 12 * m->triangle_count + 6 * (size_t)m->influences * n + 68 * m->bind_count;
+    for (size_t i = 0; i < m->morph_count; i++)
+        b += 12 * n + (m->morphs[i].normals ? 12 * n : 0);
+    return b;
+}
+
+static void print_meshes(FILE *f, const summary *s)
+{
+    fputs(",\n \"meshes\": [", f);
+    for (size_t i = 0; i < s->mesh_count; i++) {
+        const rune_mesh *m = &s->meshes[i];
+        fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
+        json_out_string(f, m->name);
+        fprintf(f, ", \"vertices\": %zu, \"triangles\": %zu, \"influences\": %u, \"binds\": %zu, \"normals\": %s, "
+                   "\"tangents\": %s, \"morph_targets\": [",
+                m->vertex_count, m->triangle_count, m->influences, m->bind_count, m->normals ? "true" : "false",
+                m->tangents ? "true" : "false");
+        for (size_t k = 0; k < m->morph_count; k++) {
+            fputs(k ? ", " : "", f);
+            json_out_string(f, m->morphs[k].name);
+        }
+        fprintf(f, "], \"bytes\": %zu}", mesh_bytes(m));
+    }
+    fputs("]", f);
+}
 
 static void print_summary(FILE *f, const char *file, const summary *s)
 {
@@ -102,7 +135,9 @@ static void print_summary(FILE *f, const char *file, const summary *s)
             fputs(", \"compressed\": false}", f);
         }
     }
-    fprintf(f, "],\n \"bytes\": %zu}\n", total);
+    fputs("]", f);
+    print_meshes(f, s);
+    fprintf(f, ",\n \"bytes\": %zu}\n", total);
 }
 
 /* A scenario: its library holds the rig and the compiled clips. */
@@ -123,7 +158,8 @@ static int info_scenario(const char *file, const char *data, size_t size, char *
         for (size_t i = 0; clips && i < rune_library_clip_count(lib); i++)
             clips[i] = rune_library_clip(lib, (uint32_t)i);
         int32_t root = !scn->root_motion ? -1 : scn->root_joint ? rune_rig_find(rune_library_rig(lib), scn->root_joint) : 0;
-        summary s = {"scenario", rune_library_rig(lib), root, clips, clips ? rune_library_clip_count(lib) : 0, size};
+        summary s = {"scenario", rune_library_rig(lib), root, clips, clips ? rune_library_clip_count(lib) : 0, size,
+                     NULL, 0};
         if (clips)
             print_summary(stdout, file, &s);
         else
@@ -149,7 +185,8 @@ static int info_asset(const char *file, const void *data, size_t size, char *msg
     const rune_clip **clips = calloc(rune_asset_clip_count(a) + 1, sizeof *clips);
     for (size_t i = 0; clips && i < rune_asset_clip_count(a); i++)
         clips[i] = rune_asset_clip(a, i);
-    summary s = {"rune", rune_asset_rig(a), rune_asset_root_joint(a), clips, rune_asset_clip_count(a), size};
+    summary s = {"rune", rune_asset_rig(a), rune_asset_root_joint(a), clips, rune_asset_clip_count(a), size, NULL, 0};
+    s.meshes = rune_asset_meshes(a, &s.mesh_count);
     int rc = EXIT_OK;
     if (clips)
         print_summary(stdout, file, &s);
@@ -181,7 +218,8 @@ static int info_import(const char *file, size_t size, char *msg, size_t msg_size
     for (size_t i = 0; !st && i < imp->clip_count; i++)
         st = rune_clip_compile(&imp->clips[i], NULL, &clips[i], &err);
     if (!st) {
-        summary s = {"import", rig, imp->root_joint, (const rune_clip *const *)clips, imp->clip_count, size};
+        summary s = {"import", rig, imp->root_joint, (const rune_clip *const *)clips, imp->clip_count, size,
+                     imp->meshes, imp->mesh_count};
         print_summary(stdout, file, &s);
     } else {
         snprintf(msg, msg_size, "%s: %s", file, err.message);

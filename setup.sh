@@ -2,7 +2,9 @@
 # Installs rune's Debian dependencies (when missing) and builds it in build/.
 #   ./setup.sh          what building and testing need
 #   ./setup.sh --dev    also what only some tests and tools use (a browser
-#                       for the HTML inspector's test)
+#                       for the HTML inspector's test; node and three.js,
+#                       the reference skinning and export are checked
+#                       against)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -10,7 +12,7 @@ packages=(build-essential cmake pkg-config python3 clang libclang-rt-14-dev
           libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels
           fonts-dejavu-core)
 if [ "${1:-}" = "--dev" ]; then
-  packages+=(chromium)
+  packages+=(chromium nodejs npm)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -21,6 +23,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ "${1:-}" = "--dev" ]; then
+  # three.js r187 (tests/reference/package-lock.json); the checks that use
+  # it skip themselves without it
+  (cd tests/reference && npm ci --no-audit --no-fund --loglevel=error) || echo "setup: three.js not installed"
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNE_SHARED=ON

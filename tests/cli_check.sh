@@ -33,7 +33,7 @@ expect() {
 }
 
 # --help: usage on stdout, exit 0, for every command
-for c in eval import info render inspect bench; do
+for c in eval import export info render inspect bench; do
   expect 0 "$c --help" -- "$rune" "$c" --help
   grep -q "^usage: rune $c" "$work/out" || fail "$c --help: no usage on stdout"
   expect 0 "help $c" -- "$rune" help "$c"
@@ -246,6 +246,34 @@ if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
   expect 0 "info of a prefixed import" -- "$rune" info "$work/p/01_01.rune"
   grep -q '"walk/01_01"' "$work/out" || fail "--clip-prefix: id not prefixed: $(head -c 300 "$work/out")"
 fi
+
+# export: glTF and BVH; refusals are one line, exit 2 (4 for a place that
+# cannot be written), and leave no file behind
+"$rune" import "$here/fixtures/tiny.bvh" -o "$work/ex" --quiet >/dev/null || fail "import of tiny.bvh failed"
+expect 0 "export .glb" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/tiny.glb"
+head -c 4 "$work/ex/tiny.glb" | grep -q glTF || fail "export .glb: no glTF magic"
+expect 0 "export .gltf" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/tiny.gltf"
+grep -q '"version":"2.0"' "$work/ex/tiny.gltf" || fail "export .gltf: no glTF 2.0 asset"
+expect 0 "export .bvh" -- "$rune" export "$here/fixtures/tiny.bvh" -o "$work/ex/tiny.bvh"
+head -1 "$work/ex/tiny.bvh" | grep -q HIERARCHY || fail "export .bvh: no HIERARCHY"
+expect 2 "export over an existing file" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/tiny.glb"
+expect 0 "export --force" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/tiny.glb" --force
+expect 2 "export to an unknown format" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/tiny.fbx"
+grep -q ".glb, .gltf or .bvh" "$work/err" || fail "export to an unknown format: message"
+expect 2 "export of an unknown clip" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/nope.glb" --clip Nope
+grep -q 'no clip "Nope" (the clips are "tiny")' "$work/err" || fail "export --clip: clips not listed: $(cat "$work/err")"
+[ ! -e "$work/ex/nope.glb" ] || fail "export of an unknown clip left a file"
+expect 2 "export --fps 0" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/fps.glb" --fps 0
+expect 4 "export into a missing directory" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/none/tiny.glb"
+mkdir -p "$work/ex/dir.glb"
+expect 2 "export onto a directory" -- "$rune" export "$work/ex/tiny.rune" -o "$work/ex/dir.glb" --force
+expect 2 "export over its input" -- "$rune" export "$work/ex/tiny.glb" -o "$work/ex/tiny.glb" --force
+# two clips, one BVH: refused, naming them
+printf '{"assets": ["tiny.rune"], "clips": [{"id": "again", "keyframes": [{"time": 0, "poses": [{"part": "Hips"}]}]}]}\n' \
+  >"$work/ex/two.json"
+expect 2 "export of two clips to BVH" -- "$rune" export "$work/ex/two.json" -o "$work/ex/two.bvh"
+grep -q "BVH holds one clip" "$work/err" || fail "export of two clips to BVH: message: $(cat "$work/err")"
+[ ! -e "$work/ex/two.bvh" ] || fail "a refused BVH export left a file"
 
 # info: a .rune, a scenario, stdin; bad input is one line, exit 2
 expect 0 "info of a .rune" -- "$rune" info "$work/out_dir/tiny.rune"

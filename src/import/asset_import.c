@@ -624,6 +624,8 @@ static int32_t root_motion_joint(importer *I)
     return hips >= 0 ? hips : fallback;
 }
 
+static bool is_bvh(const char *path_or_hint);
+
 static rune_status convert(importer *I)
 {
     const struct aiScene *sc = I->scene;
@@ -646,7 +648,9 @@ static rune_status convert(importer *I)
     }
     if (!st)
         imp->root_joint = root_motion_joint(I);
-    if (!st && imp->joint_count) {
+    /* a BVH holds no mesh: what assimp shows of one is its own drawing of
+     * the bones */
+    if (!st && imp->joint_count && !is_bvh(I->path)) {
         import_mesh_source ms = {sc, I->sk, I->sk_count, I->joint_of_node, I->node_of_joint, &I->box->alloc,
                                  warn_cb, I};
         if (rune__import_meshes(&ms, &I->box->arena, imp))

@@ -5,6 +5,7 @@
 
 int cmd_eval(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);

@@ -12,6 +12,7 @@ static const char usage[] =
     "commands:\n"
     "  eval FILE|-        evaluate a scenario and print its frames as JSON\n"
     "  import ASSET -o DIR  convert a glTF/FBX/Collada/BVH asset into DIR/NAME.rune (--json)\n"
+    "  export IN -o OUT   write a .rune, a scenario or an asset as glTF (.glb, .gltf) or BVH\n"
     "  info FILE|-        summary of a .rune asset, a scenario or an importable asset, as JSON\n"
     "  render FILE|- -o OUT.png|OUT.svg  draw panels: skeleton, channels, weights, states, signals\n"
     "  inspect FILE|- -o OUT.html  a self-contained page to scrub a scenario in 3D\n"
@@ -33,7 +34,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"eval", cmd_eval},     {"import", cmd_import},   {"info", cmd_info},
+    {"eval", cmd_eval},     {"import", cmd_import},   {"export", cmd_export}, {"info", cmd_info},
     {"render", cmd_render}, {"inspect", cmd_inspect}, {"bench", cmd_bench}};
 
 static const command *find(const char *name)

@@ -12,7 +12,12 @@ packages=(build-essential cmake pkg-config python3 clang libclang-rt-14-dev
           libjansson-dev libcmocka-dev libassimp-dev libcairo2-dev assimp-testmodels
           fonts-dejavu-core)
 if [ "${1:-}" = "--dev" ]; then
-  packages+=(chromium nodejs npm)
+  packages+=(chromium)
+  # a Node.js already on the machine (e.g. NodeSource's, which bundles npm
+  # and conflicts with Debian's npm package) is used as it is
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+  fi
 fi
 missing=()
 for p in "${packages[@]}"; do

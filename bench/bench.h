@@ -93,6 +93,8 @@ typedef struct bench_timing {
  * `threaded`: wall time (the work spreads over threads); otherwise this
  * thread's CPU time, which a preempted thread does not accrue. */
 bench_timing bench_measure(bench_fn fn, void *ctx, int samples, double sample_s, bool threaded);
+/** Sorts n values, smallest first. */
+void bench_sort(double *v, size_t n);
 
 /* ---- The machine's floor ----------------------------------------------- */
 
@@ -135,6 +137,11 @@ typedef struct bench_row {
     double floor;       /* the machine's floor estimate */
     bench_anchor anchor;     /* measured in this run (bench/ozz_anchor.h, bench/acl_anchor.h) */
     const char *anchor_name; /* "ozz" or "ACL"; NULL: no anchor has this row's work */
+    /* rune at the kernel level the anchor was built for (bench_anchor_level),
+     * in the same run: the ratio to read against the anchor (< 0: none) */
+    double median_matched;
+    const char *anchor_isa;
+    double bytes, anchor_bytes; /* clip data each side reads (< 0: not stated) */
     long long allocations;
 } bench_row;
 
@@ -167,6 +174,13 @@ typedef struct bench_plan {
     bench_report *report;
     int frames; /* crowds: time this many single frames instead of batches (0: batches) */
 } bench_plan;
+
+/** The kernel level the anchors are built for (AVX2 + FMA) where this CPU
+ * has it, else the plan's: rune is measured there too for each anchor row. */
+rune_simd_level bench_anchor_level(const bench_plan *p);
+/** Sets the row's rune figure at the anchor's level: `matched` (same unit)
+ * when that level differs from the plan's, else the row's own median. */
+void bench_row_matched(bench_row *row, const bench_plan *p, double matched);
 
 /** Kernel rows on a 64-joint scene (bench_kernels.c): forward and
  * random-time sampling, sample + blend, blending finished poses, a

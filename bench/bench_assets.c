@@ -23,7 +23,7 @@ static void load_json(void *p)
     load_ctx *c = p;
     rune_scenario *s;
     rune_library *lib = NULL;
-    if (rune_scenario_load_string(c->data, c->size, "01_01.json", NULL, &s, NULL) == RUNE_OK) {
+    if (rune_scenario_load_string(c->data, c->size, "01_01.json", 0, NULL, &s, NULL) == RUNE_OK) {
         c->failures += rune_scenario_library(s, NULL, &lib, NULL) != RUNE_OK;
         rune_library_destroy(lib);
         rune_scenario_destroy(s);

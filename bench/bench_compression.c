@@ -57,14 +57,15 @@ static void sample_one(void *p)
 }
 
 /* ns per rig joint of sampling a clip, forward (random: at random times). */
-static double sample_ns(const bench_plan *p, const rune_rig *rig, const rune_clip *clip, bool random, double *min)
+static double sample_ns(const bench_plan *p, rune_simd_level level, const rune_rig *rig, const rune_clip *clip,
+                        bool random, double *min)
 {
     size_t n = rune_rig_joint_count(rig);
     rune_binding *b = NULL;
     bench_sample_ctx c = {NULL, NULL, {0}, 0.0f, rune_clip_length(clip), 1u, random};
     double ns = -1.0;
     if (!rune_binding_create(rig, clip, 0, NULL, &b, NULL) &&
-        !rune_binding_sampler_create(b, p->level, NULL, &c.cache, NULL) && !rune_pose_init(&c.pose, n, NULL, NULL)) {
+        !rune_binding_sampler_create(b, level, NULL, &c.cache, NULL) && !rune_pose_init(&c.pose, n, NULL, NULL)) {
         c.b = b;
         bench_timing t = bench_measure(sample_one, &c, p->samples, p->sample_s, false);
         ns = t.median * 1e9 / (double)n;
@@ -81,13 +82,17 @@ static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_c
 {
     for (int random = 0; random < 2; random++) {
         double min = 0.0, lossless_min = 0.0;
-        double lossless = sample_ns(p, rig, exact, random, &lossless_min);
-        double ns = sample_ns(p, rig, packed, random, &min);
+        double lossless = sample_ns(p, p->level, rig, exact, random, &lossless_min);
+        double ns = sample_ns(p, p->level, rig, packed, random, &min);
         bench_row row = bench_row_make(random ? "compressed_random" : "compressed_forward", "ns/joint", ns, min);
         snprintf(row.label, sizeof row.label, "01_01 compressed, %s (naive column: exact clip %.2f)",
                  random ? "random times" : "forward 60 Hz", lossless);
         row.naive = lossless;
         bench_row_anchor(&row, "ACL", (bench_anchor){random ? acl->random_ns : acl->forward_ns, 0, 0});
+        if (row.anchor.value >= 0)
+            bench_row_matched(&row, p, sample_ns(p, bench_anchor_level(p), rig, packed, random, &lossless_min));
+        row.bytes = (double)rune_clip_bytes(packed);
+        row.anchor_bytes = acl->bytes;
         bench_report_row(p->report, &row);
     }
 }

@@ -62,7 +62,10 @@ static void sample_naive(void *p)
 static int sampling_rows(const bench_plan *p, const bench_scene *s)
 {
     bench_sample_ctx c = {s->bindings[0], NULL, {0}, 0.0f, rune_clip_length(rune_binding_clip(s->bindings[0])), 1u, false};
-    if (rune_binding_sampler_create(c.b, p->level, NULL, &c.cache, NULL) || rune_pose_init(&c.pose, JOINTS, NULL, NULL))
+    bench_sample_ctx m = c; /* the same at the anchor's level */
+    if (rune_binding_sampler_create(c.b, p->level, NULL, &c.cache, NULL) ||
+        rune_binding_sampler_create(m.b, bench_anchor_level(p), NULL, &m.cache, NULL) ||
+        rune_pose_init(&c.pose, JOINTS, NULL, NULL) || rune_pose_init(&m.pose, JOINTS, NULL, NULL))
         return 1;
     for (int random = 0; random < 2; random++) {
         c.random = random != 0;
@@ -72,10 +75,18 @@ static int sampling_rows(const bench_plan *p, const bench_scene *s)
         row.naive = naive_of(p, sample_naive, &c, JOINTS);
         row.floor = bench_floor_ns(p->machine, SAMPLE_FLOPS, SAMPLE_BYTES, BENCH_L2);
         bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, random ? BENCH_OZZ_RANDOM : BENCH_OZZ_FORWARD));
+        if (row.anchor.value >= 0) {
+            bench_row matched = row;
+            m.random = c.random, m.t = 0.0f, m.seed = 1u;
+            measure_row(p, &matched, sample_fast, &m, JOINTS);
+            bench_row_matched(&row, p, matched.median);
+        }
         bench_report_row(p->report, &row);
     }
     rune_sample_cache_destroy(c.cache);
+    rune_sample_cache_destroy(m.cache);
     rune_pose_release(&c.pose);
+    rune_pose_release(&m.pose);
     return 0;
 }
 
@@ -93,6 +104,12 @@ static int mix_row(const bench_plan *p, const char *id, const char *label, const
     row.floor = bench_floor_ns(p->machine, (double)n * (SAMPLE_FLOPS + 20.0), (double)n * SAMPLE_BYTES, BENCH_L2);
     if (ozz)
         bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, BENCH_OZZ_SAMPLE3_BLEND));
+    if (ozz && row.anchor.value >= 0) {
+        bench_row matched = row;
+        if (bench_mix_measure(p, s->rig, s->bindings, n, bench_anchor_level(p), &matched))
+            return 1;
+        bench_row_matched(&row, p, matched.median);
+    }
     bench_report_row(p->report, &row);
     return 0;
 }
@@ -220,6 +237,13 @@ static int pose_rows(const bench_plan *p, const bench_scene *s)
         row.floor = bench_floor_ns(p->machine, r->flops, r->bytes, BENCH_L1);
         if (r->ozz >= 0)
             bench_row_anchor(&row, "ozz", bench_ozz_kernel(p, s, (bench_ozz_work)r->ozz));
+        if (r->ozz >= 0 && row.anchor.value >= 0) {
+            bench_row matched = row;
+            c.level = bench_anchor_level(p);
+            measure_row(p, &matched, r->fast, &c, r->per);
+            c.level = p->level;
+            bench_row_matched(&row, p, matched.median);
+        }
         bench_report_row(p->report, &row);
     }
     pose_free(&c);

@@ -14,9 +14,21 @@ bench_row bench_row_make(const char *id, const char *unit, double median, double
     r.unit = unit;
     r.median = median;
     r.min = min;
-    r.naive = r.floor = r.anchor.value = -1;
+    r.naive = r.floor = r.anchor.value = r.median_matched = r.bytes = r.anchor_bytes = -1;
     r.allocations = -1;
     return r;
+}
+
+rune_simd_level bench_anchor_level(const bench_plan *p)
+{
+    return rune_simd_best() >= RUNE_SIMD_AVX2_FMA ? RUNE_SIMD_AVX2_FMA : rune_simd_resolve(p->level);
+}
+
+void bench_row_matched(bench_row *row, const bench_plan *p, double matched)
+{
+    rune_simd_level level = bench_anchor_level(p);
+    row->anchor_isa = rune_simd_name(level);
+    row->median_matched = level == rune_simd_resolve(p->level) ? row->median : matched;
 }
 
 void bench_row_anchor(bench_row *row, const char *name, bench_anchor a)
@@ -95,6 +107,17 @@ void bench_report_row(bench_report *r, const bench_row *row)
             printf(", \"%s_note\": \"not measured here\"", key);
         if (row->anchor.checked)
             printf(", \"%s_agree\": %zu, \"%s_checked\": %zu", key, row->anchor.agree, key, row->anchor.checked);
+        if (row->anchor_name && row->anchor_isa) {
+            printf(", \"anchor_isa\": ");
+            json_string(row->anchor_isa);
+            json_number("median_matched", row->median_matched);
+        }
+        if (row->anchor.checked)
+            printf(", \"checked\": %zu", row->anchor.checked);
+        if (row->bytes >= 0)
+            json_number("bytes", row->bytes);
+        if (row->anchor_bytes >= 0)
+            json_number("anchor_bytes", row->anchor_bytes);
         if (row->allocations >= 0)
             printf(", \"allocations\": %lld", row->allocations);
         printf("}");
@@ -107,7 +130,10 @@ void bench_report_row(bench_report *r, const bench_row *row)
     if (row->floor >= 0)
         printf(" | floor %6.2f %5.1fx", row->floor, row->median / row->floor);
     const char *anchor = row->anchor_name ? row->anchor_name : "ozz";
-    if (row->anchor.value >= 0)
+    if (row->anchor.value >= 0 && row->anchor_isa && row->median_matched >= 0)
+        printf(" | %s %6.2f: rune [%s] %.3g %5.2fx, best %5.2fx", anchor, row->anchor.value, row->anchor_isa,
+               row->median_matched, row->median_matched / row->anchor.value, row->median / row->anchor.value);
+    else if (row->anchor.value >= 0)
         printf(" | %s %6.2f %5.2fx", anchor, row->anchor.value, row->median / row->anchor.value);
     else if (row->anchor_name)
         printf(" | %s: not measured here", anchor);

@@ -92,6 +92,11 @@ int bench_skin_rows(const bench_plan *p)
         scalar.level = RUNE_SIMD_SCALAR;
         row.naive = ns_per_vertex(p, &scalar);
         bench_row_anchor(&row, "ozz", bench_ozz_skin(p, &m));
+        if (row.anchor.value >= 0) {
+            skin_ctx matched = c;
+            matched.level = bench_anchor_level(p);
+            bench_row_matched(&row, p, ns_per_vertex(p, &matched));
+        }
         bench_report_row(p->report, &row);
         double lbs = row.median;
         c.job.method = RUNE_SKIN_DUAL_QUATERNION;

@@ -21,6 +21,8 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void bench_sort(double *v, size_t n) { qsort(v, n, sizeof v[0], by_value); }
+
 bench_timing bench_measure(bench_fn fn, void *ctx, int samples, double sample_s, bool threaded)
 {
     /* warm-up, and how many calls make a batch of sample_s */

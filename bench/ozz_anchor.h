@@ -21,7 +21,8 @@ const char *bench_ozz_name(void);
  * same times with rune's local transforms: rest frame times pose). */
 typedef enum bench_ozz_work {
     BENCH_OZZ_FORWARD,        /**< SamplingJob frame after frame at BENCH_DT, ns a joint */
-    BENCH_OZZ_RANDOM,         /**< SamplingJob at random times (bench_next_time), ns a joint */
+    BENCH_OZZ_RANDOM,         /**< SamplingJob at random times (bench_next_time), clips built with
+                                   0.1 s iframes (ozz's setting for seeking), ns a joint */
     BENCH_OZZ_SAMPLE3_BLEND,  /**< 3 SamplingJobs (weights 1, 1/2, 1/3) + BlendingJob, ns a joint */
     BENCH_OZZ_BLEND_FINISHED, /**< BlendingJob of 4 finished poses, ns a joint and pose */
     BENCH_OZZ_LOCAL_TO_MODEL  /**< LocalToModelJob, ns a joint */

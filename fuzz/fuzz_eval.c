@@ -27,7 +27,7 @@ static rune_status check_frame(void *user, const rune_frame_report *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rune_scenario *s = NULL;
-    if (rune_scenario_load_string((const char *)data, size, "fuzz.json", NULL, &s, NULL) != RUNE_OK)
+    if (rune_scenario_load_string((const char *)data, size, "fuzz.json", 0, NULL, &s, NULL) != RUNE_OK)
         return 0;
     if (s->frames > 48)
         s->frames = 48; /* bound the work of one input, not the content */

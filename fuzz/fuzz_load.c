@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned flags = size > 0 && (data[0] & 1) ? RUNE_SCENARIO_STRICT : 0;
     rune_scenario *s = NULL;
     rune_error err;
-    rune_status st = rune_scenario_load_string_flags((const char *)data, size, "fuzz.json", flags, NULL, &s, &err);
+    rune_status st = rune_scenario_load_string((const char *)data, size, "fuzz.json", flags, NULL, &s, &err);
     if (st == RUNE_OK) {
         rune_scenario_destroy(s);
         return 0;

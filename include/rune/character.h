@@ -182,6 +182,21 @@ RUNE_API bool rune_character_adjust(rune_character *ch, uint32_t handle, const r
 /** Fades a play out over `fade` seconds; it leaves the mix (raising
  * `stopped`) when its weight reaches 0. */
 RUNE_API bool rune_character_stop(rune_character *ch, uint32_t handle, float fade);
+/** Inertialization (docs/semantics.md): from the next update, the pose the
+ * plays give is offset by the difference between it and the pose the
+ * character showed, translation, rotation, scale, coverage and curves
+ * alike, moving on with the velocity it had and decaying to exactly 0
+ * `blend_time` seconds later. Call it with a change made at once (a play,
+ * stop or weight change with fade 0) that would otherwise pop; a second
+ * call before the first has decayed starts from what the character shows
+ * then. The offset is applied after root motion is removed and before
+ * controls. The character keeps its last two poses from the first call
+ * on (one allocation then, none after): that first call starts from the
+ * last pose without its velocity, and a call with blend_time 0, which
+ * blends nothing, makes a character keep them in advance. False (nothing
+ * changed) for a negative or non-finite blend_time or when the memory
+ * cannot be had. */
+RUNE_API bool rune_character_inertialize(rune_character *ch, float blend_time);
 /** Sets a parameter of a graph instance (graph parameter index) or a
  * motion track (library parameter index). Bools take 0 or 1. */
 RUNE_API bool rune_character_set_param(rune_character *ch, uint32_t handle, uint32_t param, float value);

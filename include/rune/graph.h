@@ -55,12 +55,16 @@ typedef struct rune_condition_desc {
 typedef struct rune_transition_desc {
     int32_t from;
     uint32_t to;
-    float duration;     /**< cross-fade seconds (0: cut) */
+    float duration;     /**< cross-fade (or inertialization) seconds (0: cut) */
     bool has_exit_time;
     float exit_time;    /**< normalized progress of the current state */
     bool interruptible; /**< false: no new transition during this fade */
     const rune_condition_desc *conditions;
     size_t condition_count;
+    /** RUNE_BLEND_INERTIALIZE: the layer cuts to `to` and the character
+     * is inertialized over `duration` (only the destination is
+     * evaluated; the transition is never "in transition" for the layer) */
+    rune_blend_mode blend;
 } rune_transition_desc;
 
 typedef struct rune_state_desc {

@@ -51,7 +51,8 @@ typedef struct rune_command {
     uint32_t state_index; /**< travel: layer-local state index */
     const char *state;   /**< travel: state */
     const char *joint;   /**< control: "parent/part" */
-    rune_play_params play; /**< play: fade/weight/speed/time */
+    rune_play_params play; /**< play: fade/weight/speed/time; play, graph,
+                                adjust, stop: blend (docs/scenario.md) */
     bool has_weight, has_speed;
     float weight, fade, speed; /**< adjust/stop/control */
     float value;         /**< set */
@@ -181,12 +182,10 @@ enum {
  * syntax errors). */
 RUNE_API rune_status rune_scenario_load_file(const char *path, const rune_allocator *alloc, rune_scenario **out,
                                     rune_error *err);
-/** Same, from text in memory; `name` stands in for the file name. */
-RUNE_API rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
+/** Same, from text in memory; `name` stands in for the file name; flags:
+ * 0 or RUNE_SCENARIO_STRICT. */
+RUNE_API rune_status rune_scenario_load_string(const char *text, size_t length, const char *name, unsigned flags,
                                       const rune_allocator *alloc, rune_scenario **out, rune_error *err);
-/** rune_scenario_load_string with flags (RUNE_SCENARIO_STRICT). */
-RUNE_API rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
-                                            const rune_allocator *alloc, rune_scenario **out, rune_error *err);
 /** Frees a loaded scenario and what it holds (NULL is fine); libraries
  * made from it (rune_scenario_library) are their own. */
 RUNE_API void rune_scenario_destroy(rune_scenario *scenario);
@@ -252,6 +251,10 @@ typedef struct rune_frame_report {
     size_t source_count;
     const rune_scenario_control *controls; /**< live solver controls, by first use */
     size_t control_count;
+    /** An inertialization decaying after this frame (docs/semantics.md):
+     * seconds until it ends and the largest joint rotation offset it adds,
+     * in degrees (both 0 when none). */
+    float inertia_left, inertia_angle;
 } rune_frame_report;
 
 /** True when every number of a report (pose, root motion, event times,

@@ -36,6 +36,17 @@ typedef struct rune_event {
 /** One play of a clip on a character (its handle names it); opaque. */
 typedef struct rune_track rune_track;
 
+/** How a change of what plays reaches the pose (docs/semantics.md,
+ * "Inertialization"). */
+typedef enum rune_blend_mode {
+    /** Both sides are evaluated and weighted over the fade (the default). */
+    RUNE_BLEND_CROSSFADE = 0,
+    /** The change happens at once and the character's pose carries the
+     * difference from what it showed, with its velocity, decaying to 0
+     * over the fade: only the new side is evaluated. */
+    RUNE_BLEND_INERTIALIZE
+} rune_blend_mode;
+
 /** Parameters of a play request. */
 typedef struct rune_play_params {
     float fade;   /**< seconds to reach `weight` from 0 (0: at once) */
@@ -44,6 +55,9 @@ typedef struct rune_play_params {
     float time;   /**< start time in the clip (wrapped for loops) */
     bool has_priority; /**< use `priority` instead of the clip's own */
     int priority;      /**< mixer rank 0 .. RUNE_PRIORITY_COUNT-1 (clamped) */
+    /** RUNE_BLEND_INERTIALIZE: the play takes `weight` at once and the
+     * character is inertialized over `fade` (rune_character_inertialize) */
+    rune_blend_mode blend;
 } rune_play_params;
 
 /** The defaults of a play: fade 0.1 s, weight 1, speed 1, time 0, the

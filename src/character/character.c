@@ -43,6 +43,7 @@ rune_status rune_character_create(const rune_character_desc *desc, const rune_al
         return st;
     }
     rune_animator_set_simd(ch->anim, desc->simd);
+    ch->simd = desc->simd;
     *out = ch;
     return RUNE_OK;
 }
@@ -75,6 +76,7 @@ void rune_character_destroy(rune_character *ch)
     rune__free(a, ch->extra, ch->extra_cap, sizeof *ch->extra);
     rune__free(a, ch->matrix_block, matrix_block_bytes(ch), 1);
     rune__free(a, ch->previous_block, matrix_block_bytes(ch), 1);
+    rune__inertia_destroy(ch->inertia);
     rune_animator_destroy(ch->anim);
     rune__library_hold(ch->lib, false);
     rune_allocator al = ch->alloc;
@@ -161,7 +163,11 @@ void rune__character_prefetch(const rune_character *ch, int stage)
         rune__prefetch_range(ch->extra, (runs < ch->extra_cap ? runs : ch->extra_cap) * sizeof *ch->extra, true);
         if (ch->matrices_each_frame && !ch->matrices_stream) /* streamed lines are never fetched */
             rune__prefetch_range(ch->matrices, rune_rig_joint_count(ch->rig) * sizeof *ch->matrices, true);
+        if (ch->inertia)
+            rune__inertia_prefetch(ch->inertia, 0);
     }
+    if (stage == 2 && ch->inertia) /* the lanes of its decay and the pose it keeps */
+        rune__inertia_prefetch(ch->inertia, 1);
     if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)
         rune_animator_prefetch(ch->anim, stage - 1);
     /* a sole run's own pose, and that pose's header, are left out (the

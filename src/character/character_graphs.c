@@ -43,11 +43,17 @@ rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const
         return rune_fail(err, RUNE_E_INVALID, "graph %u is outside the library", graph);
     if (!rune__character_reserve_live(ch, &ch->live_graphs, &ch->live_graph_cap, ch->live_graph_count))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory starting a graph");
+    rune_play_params p = rune__play_params_or_defaults(params);
+    float blend;
     size_t slot = 0;
-    rune_status st = graph_slot(ch, graph, &slot, err);
+    rune_status st = rune__character_inertial_play(ch, &p, &blend, err);
+    /* a graph whose transitions inertialize keeps the poses they start from */
+    if (!st && rune__graph_inertializes(rune_library_graph(ch->lib, graph)) && !rune__character_arm_inertia(ch))
+        st = rune_fail(err, RUNE_E_NOMEM, "out of memory starting a graph");
+    if (!st)
+        st = graph_slot(ch, graph, &slot, err);
     if (st)
         return st;
-    rune_play_params p = rune__play_params_or_defaults(params);
     graph_run *r = &ch->graphs[slot];
     r->handle = rune_animator_new_source(ch->anim);
     r->live = true;
@@ -58,6 +64,8 @@ rune_status rune_character_start_graph(rune_character *ch, uint32_t graph, const
     ch->live_graphs[ch->live_graph_count++] = slot;
     if (handle)
         *handle = r->handle;
+    if (blend > 0.0f)
+        rune__inertia_request(ch->inertia, blend);
     return RUNE_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "../blend/blend_internal.h"
 #include "../graph/graph_api_internal.h"
 #include "../root/root_internal.h"
+#include "../mix/inertia.h"
 
 #include <stdatomic.h>
 
@@ -85,6 +86,9 @@ struct rune_character {
     /* what plays, stops and teardown read */
     rune_allocator alloc;
     const rune_library *lib;
+    rune_simd_level simd;
+    /* made by the first inertialization asked for (character_inertia.c) */
+    rune_inertia *inertia;
     size_t motion_cap, graph_cap, live_motion_cap, live_graph_cap;
     void *matrix_block;
 };
@@ -134,6 +138,14 @@ bool rune__character_reserve_live(rune_character *ch, size_t **live, size_t *liv
  * 10,000 characters was waiting for them. */
 #define CHARACTER_PREFETCH_STAGES (3 + RUNE_GRAPH_PREFETCH_STAGES)
 void rune__character_prefetch(const rune_character *ch, int stage);
+
+/* Makes the character's inertializer if it has none (warm-up); false
+ * when the memory cannot be had. */
+bool rune__character_arm_inertia(rune_character *ch);
+/* A play asked with RUNE_BLEND_INERTIALIZE: the character made ready to
+ * inertialize, and the play's fade taken out as *blend, the blend time to
+ * ask for once the play has started (0: a crossfade, *p unchanged). */
+rune_status rune__character_inertial_play(rune_character *ch, rune_play_params *p, float *blend, rune_error *err);
 
 /* Library internals the character's plays use. */
 /* rune_library_adopt_clip for a clip authored on another rig (as

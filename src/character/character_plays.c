@@ -17,10 +17,15 @@ rune_status rune_character_play_clip(rune_character *ch, uint32_t clip, const ru
     if (!b)
         return rune_fail(err, RUNE_E_INVALID, "play: clip %u is outside the library", clip);
     rune_play_params p = rune__play_params_or_defaults(params);
+    float blend;
+    rune_status st = rune__character_inertial_play(ch, &p, &blend, err);
     uint32_t h;
-    rune_status st = rune_animator_play(ch->anim, b, &p, &h, err);
+    if (!st)
+        st = rune_animator_play(ch->anim, b, &p, &h, err);
     if (!st && handle)
         *handle = h;
+    if (!st && blend > 0.0f)
+        rune__inertia_request(ch->inertia, blend);
     return st;
 }
 
@@ -72,11 +77,14 @@ rune_status rune_character_play_motion(rune_character *ch, uint32_t motion, cons
         return rune_fail(err, RUNE_E_INVALID, "play: motion %u is outside the library", motion);
     if (!rune__character_reserve_live(ch, &ch->live_motions, &ch->live_motion_cap, ch->live_motion_count))
         return rune_fail(err, RUNE_E_NOMEM, "out of memory playing a motion");
+    rune_play_params p = rune__play_params_or_defaults(params);
+    float blend;
     size_t slot = 0;
-    rune_status st = motion_slot(ch, motion, &slot, err);
+    rune_status st = rune__character_inertial_play(ch, &p, &blend, err);
+    if (!st)
+        st = motion_slot(ch, motion, &slot, err);
     if (st)
         return st;
-    rune_play_params p = rune__play_params_or_defaults(params);
     motion_run *r = &ch->motions[slot];
     memset(r->params, 0, rune_library_param_count(ch->lib) * sizeof(float));
     r->handle = rune_animator_new_source(ch->anim);
@@ -90,6 +98,8 @@ rune_status rune_character_play_motion(rune_character *ch, uint32_t motion, cons
     ch->live_motions[ch->live_motion_count++] = slot;
     if (handle)
         *handle = r->handle;
+    if (blend > 0.0f)
+        rune__inertia_request(ch->inertia, blend);
     return RUNE_OK;
 }
 

@@ -1,7 +1,8 @@
 /* The frame of a character: advance
  * every play (clip tracks, then motion tracks, then graph instances, each
  * in start order), retire those whose stop fade finished, mix tracks and
- * graph poses by priority, extract and remove root motion, apply controls
+ * graph poses by priority, extract and remove root motion, add a decaying
+ * inertialization offset (src/mix/inertia.c), apply controls
  * (after the removal, so their model-space targets are in the character's
  * space: docs/semantics.md), and compute matrices when asked for every
  * frame. */
@@ -68,6 +69,10 @@ static size_t advance_graphs(rune_character *ch, float dt, rune_signal_queue *q,
         graph_run *r = &ch->graphs[ch->live_graphs[i]];
         rune_fade_advance(&r->fade, dt);
         rune_graph_update(r->inst, dt * r->speed, q, r->handle);
+        /* an inertialized transition: its blend time is graph time */
+        float blend = rune__graph_take_inertialization(r->inst);
+        if (blend > 0.0f && ch->inertia)
+            rune__inertia_request(ch->inertia, fabsf(r->speed) > 0.0f ? blend / fabsf(r->speed) : blend);
         if (retire(q, &r->fade, r->handle, &r->live))
             continue;
         ch->live_graphs[kept++] = ch->live_graphs[i];
@@ -116,6 +121,8 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
         ch->root_delta = rune__character_root_travel(ch);
         rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, ch->root_space);
     }
+    if (ch->inertia)
+        rune__inertia_step(ch->inertia, rune_animator_pose_edit(ch->anim), dt, ch->simd);
     rune_animator_apply_controls(ch->anim);
     if (ch->matrices_each_frame)
         rune_character_model_matrices(ch);

@@ -61,6 +61,14 @@ void rune_graph_evaluate(rune_graph_instance *inst, rune_pose *out);
  * ahead (rune_batch does, a character at a time). Changes nothing. */
 void rune_graph_instance_prefetch(const rune_graph_instance *inst, int stage);
 
+/** Whether some transition of the graph inertializes (its character then
+ * keeps the poses an inertialization starts from). */
+bool rune__graph_inertializes(const rune_graph *graph);
+/** The longest blend time of the inertialized transitions fired since the
+ * last call, in graph time (0: none); the character inertializes its pose
+ * over it (rune_character_inertialize). */
+float rune__graph_take_inertialization(rune_graph_instance *inst);
+
 /** Fades a layer's weight to `weight` over `fade` seconds. */
 void rune_graph_fade_layer(rune_graph_instance *inst, uint32_t layer, float weight, float fade);
 

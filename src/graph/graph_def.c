@@ -18,6 +18,9 @@ static rune_status check_transition(const rune_graph_desc *d, size_t li, size_t 
         return rune_fail(err, RUNE_E_INVALID, "layers[%zu].transitions[%zu].to: state %u out of range", li, ti, t->to);
     if (!isfinite(t->duration) || t->duration < 0.0f)
         return rune_fail(err, RUNE_E_INVALID, "layers[%zu].transitions[%zu].duration: must be finite and >= 0", li, ti);
+    if ((unsigned)t->blend > RUNE_BLEND_INERTIALIZE)
+        return rune_fail(err, RUNE_E_INVALID, "layers[%zu].transitions[%zu].blend: unknown blend mode %d", li, ti,
+                         (int)t->blend);
     if (t->has_exit_time && (!isfinite(t->exit_time) || t->exit_time < 0.0f))
         return rune_fail(err, RUNE_E_INVALID, "layers[%zu].transitions[%zu].exit_time: must be finite and >= 0", li, ti);
     for (size_t k = 0; k < t->condition_count; k++) {
@@ -197,6 +200,7 @@ rune_status rune_graph_create(const rune_graph_desc *d, const rune_rig *rig, con
             gt->has_exit_time = td->has_exit_time;
             gt->exit_time = td->exit_time;
             gt->interruptible = td->interruptible;
+            gt->blend = td->blend;
             gt->first_condition = c;
             gt->condition_count = (uint32_t)td->condition_count;
             for (size_t k = 0; k < td->condition_count; k++)

@@ -58,6 +58,22 @@ void rune_graph_instance_reset(rune_graph_instance *inst)
     }
     for (size_t li = 0; li < g->layer_count; li++)
         start_layer(inst, li);
+    inst->inertialize = 0.0f;
+}
+
+float rune__graph_take_inertialization(rune_graph_instance *inst)
+{
+    float blend = inst->inertialize;
+    inst->inertialize = 0.0f;
+    return blend;
+}
+
+bool rune__graph_inertializes(const rune_graph *g)
+{
+    for (size_t t = 0; t < g->transition_count; t++)
+        if (g->transitions[t].blend == RUNE_BLEND_INERTIALIZE && g->transitions[t].duration > 0.0f)
+            return true;
+    return false;
 }
 
 const rune_graph *rune_graph_instance_graph(const rune_graph_instance *inst) { return inst->g; }
@@ -83,7 +99,7 @@ static bool layer_fades(const rune_graph *g, size_t li)
 {
     const graph_layer *gl = &g->layers[li];
     for (uint32_t k = 0; k < gl->transition_count; k++)
-        if (g->transitions[gl->first_transition + k].duration > 0.0f)
+        if (rune__graph_transition_fades(&g->transitions[gl->first_transition + k]))
             return true;
     return false;
 }

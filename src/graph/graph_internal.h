@@ -22,6 +22,7 @@ typedef struct graph_transition {
     bool has_exit_time;
     float exit_time;
     bool interruptible;
+    rune_blend_mode blend;
     uint32_t first_condition, condition_count;
 } graph_transition;
 
@@ -94,6 +95,9 @@ struct rune_graph_instance {
     bool *state_loops;
     layer_run *layers;
     size_t pose_stride; /* the lanes of its layers' poses */
+    /* the longest blend time of the inertialized transitions fired since
+     * the character last took it (0: none) */
+    float inertialize;
 };
 
 /* Whether layer li is steady: an override layer not fading, which
@@ -102,6 +106,13 @@ struct rune_graph_instance {
 static inline bool rune__graph_layer_steady(const rune_graph_instance *inst, size_t li)
 {
     return inst->g->layers[li].blend == RUNE_LAYER_OVERRIDE && !inst->layers[li].fading;
+}
+
+/* Whether transition t cross-fades over time (an inertialized or
+ * instant one leaves its layer steady). */
+static inline bool rune__graph_transition_fades(const graph_transition *t)
+{
+    return t->duration > 0.0f && t->blend == RUNE_BLEND_CROSSFADE;
 }
 
 /* The blend weight of a layer's destination during its fade (1 when not

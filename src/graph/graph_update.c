@@ -64,7 +64,17 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
     const rune_graph *g = inst->g;
     layer_run *l = &inst->layers[li];
     uint32_t to = g->layers[li].first_state + t->to;
-    if (l->fading) {
+    bool fades = rune__graph_transition_fades(t);
+    if (!fades) {
+        /* a cut, or an inertialization (the character carries the pose it
+         * showed into the destination: only the destination plays) */
+        release(inst, l->src);
+        release(inst, l->cur);
+        l->src = -1;
+        l->frozen = false;
+        if (t->blend == RUNE_BLEND_INERTIALIZE && t->duration > inst->inertialize)
+            inst->inertialize = t->duration;
+    } else if (l->fading) {
         /* an interruption: the last blended pose is the new, frozen
          * source; a fade that no evaluation has blended yet (updates
          * without evaluations between) is blended now, at the plays'
@@ -97,12 +107,7 @@ static void fire(rune_graph_instance *inst, size_t li, const graph_transition *t
     l->elapsed = 0.0f;
     l->duration = t->duration;
     l->interruptible = t->interruptible;
-    l->fading = t->duration > 0.0f;
-    if (!l->fading) {
-        release(inst, l->src);
-        l->src = -1;
-        l->frozen = false;
-    }
+    l->fading = fades;
     /* triggers are consumed by the transition that fires, only */
     for (uint32_t k = 0; k < t->condition_count; k++) {
         const rune_condition_desc *c = &g->conditions[t->first_condition + k];

@@ -247,6 +247,23 @@ rune_status jr_name(json_t *obj, const char *key, const char *path, const char *
                      str ? json_string_value(v) : "(not a string)", str ? "\"" : "");
 }
 
+rune_status jr_blend(json_t *obj, const char *path, rune_blend_mode *out, rune_error *err)
+{
+    json_t *v = json_object_get(obj, "blend");
+    *out = RUNE_BLEND_CROSSFADE;
+    if (!v)
+        return RUNE_OK;
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(s, "crossfade") == 0 || strcmp(s, "inertialize") == 0) {
+        *out = s[0] == 'i' ? RUNE_BLEND_INERTIALIZE : RUNE_BLEND_CROSSFADE;
+        return RUNE_OK;
+    }
+    char p[JR_PATH_MAX];
+    return rune_fail(err, RUNE_E_INVALID, "%s: unknown blend %s%s%s (expected \"crossfade\" or \"inertialize\")",
+                     jr_join(p, path, "blend"), json_is_string(v) ? "\"" : "",
+                     json_is_string(v) ? s : "(not a string)", json_is_string(v) ? "\"" : "");
+}
+
 rune_status jr_easing(json_t *obj, const char *path, rune_easing_style *style, rune_easing_dir *dir,
                       rune_error *err)
 {

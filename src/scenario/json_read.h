@@ -7,6 +7,7 @@
 
 #include "rune/base.h"
 #include "rune/math.h"
+#include "rune/play.h"
 #include "../base/arena.h"
 
 /** Maximum length of a JSON path in messages. */
@@ -52,6 +53,8 @@ rune_status jr_priority(json_t *obj, const char *path, int *out, rune_error *err
 rune_status jr_param_value(json_t *obj, const char *key, const char *path, bool required, bool is_bool, float def,
                            float *out, rune_error *err);
 
+/* "blend" of obj: "crossfade" (also when absent) or "inertialize". */
+rune_status jr_blend(json_t *obj, const char *path, rune_blend_mode *out, rune_error *err);
 /** Reads an optional name at `key` mapped by `from_name` (negative:
  * unknown, "unknown WHAT NAME"); `def` when absent. */
 rune_status jr_name(json_t *obj, const char *key, const char *path, const char *what, int (*from_name)(const char *),

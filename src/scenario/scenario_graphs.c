@@ -190,6 +190,7 @@ static rune_status load_transitions(gl *G, json_t *layer, const char *path, rune
             (st = jr_string(j, "to", p, true, NULL, G->arena, &to, G->err)) ||
             (st = jr_float(j, "duration", p, false, 0.0f, &t->duration, G->err)) ||
             (st = jr_bool(j, "interruptible", p, true, &t->interruptible, G->err)) ||
+            (st = jr_blend(j, p, &t->blend, G->err)) ||
             (st = jr_array(j, "conditions", p, false, &cs, G->err)))
             return st;
         t->has_exit_time = json_object_get(j, "exit_time") != NULL;

@@ -46,7 +46,7 @@ static const char *const param_keys[] = {"name", "type", "value", NULL};
 static const char *const mask_keys[] = {"joint", "weight", "propagate", NULL};
 static const char *const state_keys[] = {"name", "motion", "speed", "sync", NULL};
 static const char *const condition_keys[] = {"param", "op", "value", NULL};
-static const char *const transition_keys[] = {"from", "to", "duration", "exit_time", "interruptible", "conditions",
+static const char *const transition_keys[] = {"from", "to", "duration", "exit_time", "interruptible", "blend", "conditions",
                                               NULL};
 static const char *const layer_keys[] = {"name", "blend", "weight", "initial", "mask", "states", "transitions", NULL};
 static const char *const graph_keys[] = {"id", "priority", "params", "layers", NULL};
@@ -98,10 +98,10 @@ static const member root_members[] = {{"source_rigs", &source_rig_shape, ARRAY},
                                       {"commands", &command_shape, ARRAY}, {NULL, NULL, ONE}};
 static const shape root_shape = {root_keys, root_members};
 
-static const char *const play_keys[] = {"track", "fade", "weight", "speed", "time", "priority", NULL};
-static const char *const adjust_keys[] = {"weight", "fade", "speed", NULL};
-static const char *const stop_keys[] = {"fade", NULL};
-static const char *const graph_cmd_keys[] = {"instance", "fade", "weight", NULL};
+static const char *const play_keys[] = {"track", "fade", "weight", "speed", "time", "priority", "blend", NULL};
+static const char *const adjust_keys[] = {"weight", "fade", "speed", "blend", NULL};
+static const char *const stop_keys[] = {"fade", "blend", NULL};
+static const char *const graph_cmd_keys[] = {"instance", "fade", "weight", "blend", NULL};
 static const char *const set_keys[] = {"param", "value", NULL};
 static const char *const trigger_keys[] = {"param", NULL};
 static const char *const travel_keys[] = {"state", "layer", NULL};

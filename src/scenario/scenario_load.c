@@ -222,7 +222,8 @@ static rune_status load_graph_command(loader *L, json_t *c, const char *path, ru
         d->graph = (uint32_t)gi;
         if ((st = jr_string(c, "instance", path, false, d->target, L->arena, &d->track, L->err)) ||
             (st = jr_float(c, "fade", path, false, 0.1f, &d->play.fade, L->err)) ||
-            (st = jr_float(c, "weight", path, false, 1.0f, &d->play.weight, L->err)))
+            (st = jr_float(c, "weight", path, false, 1.0f, &d->play.weight, L->err)) ||
+            (st = jr_blend(c, path, &d->play.blend, L->err)))
             return st;
         return d->play.fade < 0.0f ? rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"))
                                    : RUNE_OK;
@@ -293,7 +294,8 @@ static rune_status load_play(loader *L, json_t *c, const char *path, const rune_
         (st = jr_float(c, "fade", path, false, 0.1f, &d->play.fade, L->err)) ||
         (st = jr_float(c, "weight", path, false, 1.0f, &d->play.weight, L->err)) ||
         (st = jr_float(c, "speed", path, false, 1.0f, &d->play.speed, L->err)) ||
-        (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)))
+        (st = jr_float(c, "time", path, false, 0.0f, &d->play.time, L->err)) ||
+        (st = jr_blend(c, path, &d->play.blend, L->err)))
         return st;
     if (json_object_get(c, "priority")) {
         d->play.has_priority = true;
@@ -358,7 +360,8 @@ static rune_status load_command(loader *L, json_t *c, const char *path, rune_sce
         d->has_speed = json_object_get(c, "speed") != NULL;
         if ((st = jr_float(c, "weight", path, false, 1.0f, &d->weight, L->err)) ||
             (st = jr_float(c, "fade", path, false, 0.1f, &d->fade, L->err)) ||
-            (st = jr_float(c, "speed", path, false, 1.0f, &d->speed, L->err)))
+            (st = jr_float(c, "speed", path, false, 1.0f, &d->speed, L->err)) ||
+            (st = jr_blend(c, path, &d->play.blend, L->err)))
             return st;
         if (d->fade < 0.0f)
             return rune_fail(L->err, RUNE_E_INVALID, "%s: negative fade", jr_join(p, path, "fade"));
@@ -523,20 +526,14 @@ rune_status rune_scenario_load_file(const char *path, const rune_allocator *allo
     return finish(root, &jerr, path, 0, alloc, out, err);
 }
 
-rune_status rune_scenario_load_string_flags(const char *text, size_t length, const char *name, unsigned flags,
-                                            const rune_allocator *alloc, rune_scenario **out, rune_error *err)
+rune_status rune_scenario_load_string(const char *text, size_t length, const char *name, unsigned flags,
+                                      const rune_allocator *alloc, rune_scenario **out, rune_error *err)
 {
     RUNE_REQUIRE(err, text, "text");
     RUNE_REQUIRE(err, out, "out");
     json_error_t jerr;
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
     return finish(root, &jerr, name ? name : "<memory>", flags, alloc, out, err);
-}
-
-rune_status rune_scenario_load_string(const char *text, size_t length, const char *name,
-                                      const rune_allocator *alloc, rune_scenario **out, rune_error *err)
-{
-    return rune_scenario_load_string_flags(text, length, name, 0, alloc, out, err);
 }
 
 void rune_scenario_destroy(rune_scenario *s)

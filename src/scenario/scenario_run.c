@@ -8,6 +8,7 @@
 #include "scenario_internal.h"
 #include "../base/alloc.h"
 #include "../base/require.h"
+#include "../character/inertia_view.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,8 +75,15 @@ static rune_status prepare(runner *r, rune_error *err)
     rune_character_desc d = {.lib = r->lib, .signal_capacity = RUNE_SCENARIO_MAX_EVENTS};
     if ((st = root_joint(r, &d.root_joint, err)) || (st = rune_character_create(&d, &r->alloc, &r->ch, err)))
         return st;
-    for (size_t i = 0; i < s->command_count; i++)
+    bool inertial = false;
+    for (size_t i = 0; i < s->command_count; i++) {
         r->starts += s->commands[i].kind == RUNE_CMD_PLAY || s->commands[i].kind == RUNE_CMD_GRAPH;
+        inertial |= s->commands[i].play.blend == RUNE_BLEND_INERTIALIZE;
+    }
+    /* a character whose commands inertialize keeps the poses they start
+     * from, from the first frame on: the first one keeps its velocity */
+    if (inertial && !rune_character_inertialize(r->ch, 0.0f))
+        return rune_fail(err, RUNE_E_NOMEM, "out of memory preparing the scenario");
     r->names = rune__calloc(&r->alloc, r->starts, sizeof *r->names);
     r->sources = rune__calloc(&r->alloc, r->starts, sizeof *r->sources);
     r->named = rune__calloc(&r->alloc, r->starts, sizeof *r->named);
@@ -103,16 +111,25 @@ static const char *name_of(const runner *r, uint32_t handle)
     return "";
 }
 
+/* The fade of a stop, an adjust or a replaced play: 0 when the command
+ * inertializes (the change is made at once; the play that starts, or
+ * rune_character_inertialize, asks for the blend). */
+static float fade_of(const rune_command *c, float fade)
+{
+    return c->play.blend == RUNE_BLEND_INERTIALIZE ? 0.0f : fade;
+}
+
 /* play and graph: a live play under the same id fades out over the new
- * one's fade while the new one fades in */
+ * one's fade while the new one fades in (or, inertialized, leaves at once
+ * as the new one takes its weight) */
 static rune_status start(runner *r, const rune_command *c, rune_error *err)
 {
     uint32_t old = live_handle(r, c->track), h = 0;
     if (old)
-        rune_character_stop(r->ch, old, c->play.fade);
+        rune_character_stop(r->ch, old, fade_of(c, c->play.fade));
     rune_status st;
     if (c->kind == RUNE_CMD_GRAPH) {
-        rune_play_params p = {.fade = c->play.fade, .weight = c->play.weight, .speed = 1.0f};
+        rune_play_params p = {.fade = c->play.fade, .weight = c->play.weight, .speed = 1.0f, .blend = c->play.blend};
         st = rune_character_start_graph(r->ch, c->graph, &p, &h, err);
     } else if (c->is_motion) {
         st = rune_character_play_motion(r->ch, (uint32_t)rune__scenario_motion_index(r->s, c->target), &c->play, &h,
@@ -130,16 +147,17 @@ static rune_status apply(runner *r, size_t i, rune_error *err)
 {
     const rune_command *c = &r->s->commands[i];
     uint32_t h = c->kind == RUNE_CMD_CONTROL ? 0 : live_handle(r, c->target);
-    rune_adjust_params adjust = {c->has_weight, c->weight, c->fade, c->has_speed, c->speed};
+    rune_adjust_params adjust = {c->has_weight, c->weight, fade_of(c, c->fade), c->has_speed, c->speed};
     switch (c->kind) {
     case RUNE_CMD_PLAY:
     case RUNE_CMD_GRAPH:
         return start(r, c, err);
     case RUNE_CMD_ADJUST:
-        rune_character_adjust(r->ch, h, &adjust);
-        break;
     case RUNE_CMD_STOP:
-        rune_character_stop(r->ch, h, c->fade);
+        if (c->kind == RUNE_CMD_ADJUST ? rune_character_adjust(r->ch, h, &adjust)
+                                       : rune_character_stop(r->ch, h, fade_of(c, c->fade)))
+            if (c->play.blend == RUNE_BLEND_INERTIALIZE)
+                rune_character_inertialize(r->ch, c->fade);
         break;
     case RUNE_CMD_SET:
         rune_character_set_param(r->ch, h, c->param_index, c->value);
@@ -220,7 +238,8 @@ rune_status rune_scenario_run(const rune_scenario *s, const rune_allocator *allo
                                  r.events,   r.event_count,           rune_character_root_delta(r.ch),
                                  r.weights,  r.weight_count,          r.ch,
                                  r.named,    r.source_count,          r.controls.report,
-                                 r.controls.report_count};
+                                 r.controls.report_count, 0.0f, 0.0f};
+        rune__character_inertia(r.ch, &rep.inertia_left, &rep.inertia_angle);
         if (fn && (st = fn(user, &rep)) != RUNE_OK)
             rune_fail(err, st, "frame %d: stopped by the caller", f);
     }

@@ -10,6 +10,7 @@
  * so no vertex tests what the job asks for. */
 #include "skin_kernel.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -166,8 +167,8 @@ static inline v8 load8(const float *p)
  * first's hemisphere (the antipodality fix: q and -q are one rotation,
  * and blending across them would cancel). Not normalized: *s2 gets
  * 2 / |real|^2, which the rotation and translation below divide by
- * instead (one division, no square root; 0 for a zero blend, which then
- * moves nothing). dq's entries are rune_skin_dq: real, dual, stretch. */
+ * instead (one division, no square root; 0 for a zero blend, or one too
+ * small to divide by, which then moves nothing). dq's entries are rune_skin_dq: real, dual, stretch. */
 static inline v8 blend_dual(const rune_skin_dq *restrict dq, const uint16_t *j, const float *w, uint32_t K, float *s2)
 {
     const float *q0 = &dq[j[0]].real.x;
@@ -178,7 +179,9 @@ static inline v8 blend_dual(const rune_skin_dq *restrict dq, const uint16_t *j, 
         b += (dot < 0.0f ? -w[k] : w[k]) * load8(q);
     }
     float len2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
-    *s2 = len2 > 0.0f ? 2.0f / len2 : 0.0f;
+    /* below the smallest normal float (weights of 1e-20 pass the loader),
+     * 2 / len2 would pass the largest: such a blend counts as zero */
+    *s2 = len2 >= FLT_MIN ? 2.0f / len2 : 0.0f;
     return b;
 }
 

@@ -121,7 +121,7 @@ static void run_one(const knobs *k, tally *t)
     rune_error err = {0};
     t->inputs++;
     double t0 = now();
-    rune_status st = rune_scenario_load_string(doc, (size_t)n, "hostile.json", NULL, &s, &err);
+    rune_status st = rune_scenario_load_string(doc, (size_t)n, "hostile.json", 0, NULL, &s, &err);
     if (!st) {
         st = rune_scenario_run(s, NULL, check_frame, t, &err);
         rune_scenario_destroy(s);

@@ -97,7 +97,7 @@ static void test_curves_in_one_key(void **state)
     rune_scenario *s;
     rune_library *lib;
     rune_error err;
-    assert_int_equal(rune_scenario_load_string(doc, len, "curves.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(doc, len, "curves.json", 0, NULL, &s, &err), RUNE_OK);
     assert_int_equal(rune_scenario_library(s, NULL, &lib, &err), RUNE_OK);
     assert_int_equal(rune_rig_curve_count(rune_library_rig(lib)), N);
     uint32_t c;

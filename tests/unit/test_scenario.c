@@ -16,7 +16,7 @@ static void expect_error(const char *doc, const char *fragment)
     rune_error err = {0};
     counting_alloc ca;
     counting_alloc_init(&ca);
-    rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", &ca.iface, &s, &err);
+    rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", 0, &ca.iface, &s, &err);
     if (st == RUNE_OK || !strstr(err.message, fragment))
         fail_msg("expected an error containing \"%s\", got status %d: %s", fragment, st, err.message);
     assert_null(s);
@@ -93,7 +93,7 @@ static void test_unknown_keys(void **state)
                       " \"comm\\nds\": []}";
     rune_scenario *s;
     rune_error err;
-    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", 0, NULL, &s, &err), RUNE_OK);
     assert_int_equal(s->warning_count, 3);
     const char *want[3] = {"t.json: framez: unknown key (did you mean \"frames\"?)",
                            "t.json: comm\\x0ads: unknown key (did you mean \"commands\"?)",
@@ -106,7 +106,7 @@ static void test_unknown_keys(void **state)
             fail_msg("missing warning: %s", want[i]);
     }
     rune_scenario_destroy(s);
-    assert_int_equal(rune_scenario_load_string_flags(doc, strlen(doc), "t.json", RUNE_SCENARIO_STRICT, NULL, &s, &err),
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", RUNE_SCENARIO_STRICT, NULL, &s, &err),
                      RUNE_E_INVALID);
     assert_null(strchr(err.message, '\n'));
     assert_non_null(strstr(err.message, "unknown key"));
@@ -120,7 +120,7 @@ static void test_defaults_and_negative_key_time(void **state)
                       "\"commands\": [{\"frame\": 2, \"play\": \"c\"}, {\"frame\": 1, \"play\": \"c\", \"track\": \"x\"}]}";
     rune_scenario *s;
     rune_error err;
-    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", 0, NULL, &s, &err), RUNE_OK);
     assert_int_equal(s->frames, 1);
     assert_true(fabsf(s->dt - 1.0f / 30.0f) < 1e-9f);
     const rune_key_pose_desc *p = &s->clips[0].keyframes[0].poses[0];
@@ -143,13 +143,13 @@ static void test_run_errors_name_the_command(void **state)
     const char *doc = "{" RIG ", \"commands\": [{\"frame\": 0, \"control\": \"look\", \"joint\": \"Root/Neck\"}]}";
     rune_scenario *s;
     rune_error err;
-    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", 0, NULL, &s, &err), RUNE_OK);
     assert_int_equal(rune_scenario_run(s, NULL, NULL, NULL, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "t.json: commands[0].joint: no joint \"Root/Neck\""));
     rune_scenario_destroy(s);
 
     const char *bad_rig = "{\"rig\": {\"joints\": [{\"part\": \"Hand\", \"parent\": \"Arm\"}]}}";
-    assert_int_equal(rune_scenario_load_string(bad_rig, strlen(bad_rig), "r.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(bad_rig, strlen(bad_rig), "r.json", 0, NULL, &s, &err), RUNE_OK);
     assert_int_equal(rune_scenario_run(s, NULL, NULL, NULL, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "r.json: rig.joints[0].parent"));
     rune_scenario_destroy(s);
@@ -165,7 +165,7 @@ static size_t fail_every_allocation(const char *doc)
         counting_alloc_init(&ca);
         ca.fail_at = k;
         rune_scenario *s = NULL;
-        rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", &ca.iface, &s, NULL);
+        rune_status st = rune_scenario_load_string(doc, strlen(doc), "t.json", 0, &ca.iface, &s, NULL);
         if (!st) {
             st = rune_scenario_run(s, &ca.iface, NULL, NULL, NULL);
             rune_scenario_destroy(s);
@@ -203,7 +203,7 @@ static void test_graph_scenario_allocation_failures(void **state)
         "  {\"frame\": 40, \"travel\": \"g1\", \"state\": \"A\"}, {\"frame\": 60, \"stop\": \"g1\"}]}";
     rune_scenario *s;
     rune_error err;
-    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", NULL, &s, &err), RUNE_OK);
+    assert_int_equal(rune_scenario_load_string(doc, strlen(doc), "t.json", 0, NULL, &s, &err), RUNE_OK);
     rune_scenario_destroy(s);
     assert_true(fail_every_allocation(doc) > 40);
 }

@@ -7,7 +7,8 @@
  *   - strided, interleaved buffers give what packed ones do;
  *   - every kernel level agrees with the scalar one (SSE2/AVX2 bit for
  *     bit, the FMA levels within a few ulps);
- *   - morphs add weighted deltas; bad jobs are refused, nothing written. */
+ *   - morphs add weighted deltas; bad jobs are refused, nothing written;
+ *   - weights that sum to almost nothing give finite vertices. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -105,6 +106,36 @@ static double middle_radius(rune_skin_method method, float angle)
         radius += sqrt((double)out[3 * v + 1] * out[3 * v + 1] + (double)out[3 * v + 2] * out[3 * v + 2]);
     }
     return radius / AROUND;
+}
+
+/* Weights a file may hold that sum to almost nothing (2 x 3.4e-20): the
+ * blended dual quaternion's squared length is below the smallest normal
+ * float, so dividing by it would overflow; it counts as a zero blend. At
+ * every level both methods give finite vertices; the linear blend is the
+ * weighted matrix's (p times 6.7e-20: 0 to float precision). */
+static void test_vanishing_weights(void **state)
+{
+    (void)state;
+    rune_mat4 palette[2] = {translation(-0.5f, -1.0f, 0.0f), turn_x(0.5f)};
+    rune_skin_dq dq[2];
+    bool stretch = rune_skin_dual_quaternions(palette, 2, dq);
+    const uint16_t joints[2] = {0, 1};
+    const float weights[2] = {3.36953e-20f, 3.36953e-20f}, in[3] = {1.0f, 2.0f, 3.0f};
+    for (int level = RUNE_SIMD_SCALAR; level < RUNE_SIMD_LEVEL_COUNT; level++) {
+        if (!rune_simd_supported((rune_simd_level)level))
+            continue;
+        for (int method = 0; method < 2; method++) {
+            float out[3] = {NAN, NAN, NAN};
+            rune_skin_job j = job_for((rune_skin_method)method, 1, 2, joints, weights, palette, dq, 2, in, out);
+            j.stretch = stretch;
+            assert_int_equal(rune__skin_run_level(&j, (rune_simd_level)level, NULL), RUNE_OK);
+            for (int c = 0; c < 3; c++)
+                assert_true(isfinite(out[c]));
+            if (method == RUNE_SKIN_LINEAR)
+                for (int c = 0; c < 3; c++)
+                    near(out[c], 0.0, 1e-18);
+        }
+    }
 }
 
 static void test_twisted_tube(void **state)
@@ -325,7 +356,7 @@ int main(void)
         cmocka_unit_test(test_linear_by_hand), cmocka_unit_test(test_twisted_tube),
         cmocka_unit_test(test_one_influence_and_stretch), cmocka_unit_test(test_levels_agree),
         cmocka_unit_test(test_strided_buffers), cmocka_unit_test(test_normalize), cmocka_unit_test(test_morphs),
-        cmocka_unit_test(test_bad_jobs),
+        cmocka_unit_test(test_bad_jobs), cmocka_unit_test(test_vanishing_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,7 +267,7 @@ rune_scenario *cli_scenario_from(const char *path, const char *text, size_t size
 {
     rune_scenario *s;
     rune_error err = {0};
-    rune_status st = rune_scenario_load_string_flags(text, size, strcmp(path, "-") == 0 ? "<stdin>" : path,
+    rune_status st = rune_scenario_load_string(text, size, strcmp(path, "-") == 0 ? "<stdin>" : path,
                                                      strict ? RUNE_SCENARIO_STRICT : 0, NULL, &s, &err);
     if (st) {
         snprintf(msg, msg_size, "%s", err.message);

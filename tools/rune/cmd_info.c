@@ -146,7 +146,7 @@ static int info_scenario(const char *file, const char *data, size_t size, char *
     rune_error err = {0};
     rune_scenario *scn = NULL;
     rune_library *lib = NULL;
-    rune_status st = rune_scenario_load_string(data, size, file, NULL, &scn, &err);
+    rune_status st = rune_scenario_load_string(data, size, file, 0, NULL, &scn, &err);
     if (!st) {
         for (size_t i = 0; i < scn->warning_count; i++)
             cli_warning("%s", scn->warnings[i]);

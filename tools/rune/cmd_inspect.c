@@ -115,7 +115,9 @@ static void write_data(FILE *f, const timeline *t)
         floats(f, l->weight, F, 1);
         fputc('}', f);
     }
-    fputs("],\n\"root\":", f);
+    fputs("],\n\"inertia\":", f);
+    floats(f, t->inertia, F, 1);
+    fputs(",\n\"root\":", f);
     floats(f, t->root, 3 * F, 1);
     fputs(",\n\"blends\":[", f);
     for (size_t i = 0; i < t->blend_count; i++) {

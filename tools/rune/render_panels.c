@@ -421,14 +421,53 @@ static void quad(cairo_t *cr, double x0, double x1, double y0l, double y1l, doub
     cairo_fill(cr);
 }
 
+/* Rows of the states panel: a layer each, and the inertialization's. */
+static size_t state_bands(const timeline *t)
+{
+    size_t n = t->layer_count + (t->inertialized ? 1 : 0);
+    return n ? n : 1;
+}
+
+/* The character's inertialization below the layers: the offset it adds
+ * (its largest joint angle) as a decaying area, scaled to the run's
+ * largest, its size named where each one starts. */
+static void draw_inertia(const sheet *s, box b, double y0, double h, double half)
+{
+    const timeline *t = s->t;
+    cairo_t *cr = s->cr;
+    double most = 0;
+    for (size_t f = 0; f < t->frames; f++)
+        most = fmax(most, t->inertia[f]);
+    clip_to(cr, b);
+    cairo_set_source_rgb(cr, 0.58, 0.40, 0.74);
+    for (size_t f = 0; f < t->frames; f++) {
+        if (t->inertia[f] <= 0)
+            continue;
+        double x = sheet_x(s, (double)f), a = most > 0 ? t->inertia[f] / most : 0;
+        cairo_rectangle(cr, x - half, y0 + h * (1 - a), 2 * half + 0.5, h * a);
+        cairo_fill(cr);
+    }
+    char label[48];
+    for (size_t f = 0; f < t->frames; f++) {
+        bool starts = t->inertia[f] > 0 && (f == 0 || t->inertia[f - 1] <= 0 || t->inertia[f] > t->inertia[f - 1]);
+        if (!starts || (f + 1 < t->frames && t->inertia[f + 1] > t->inertia[f]))
+            continue; /* named at its largest frame */
+        snprintf(label, sizeof label, "%.0f deg", t->inertia[f]);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        sheet_text_fit(cr, sheet_x(s, (double)f) + 4, y0 + 12, 10.5, 140, label);
+    }
+    cairo_restore(cr);
+    sheet_legend(s, b, t->layer_count, 4, "inertialization");
+}
+
 static void draw_states(const sheet *s, box b)
 {
     const timeline *t = s->t;
     cairo_t *cr = s->cr;
     sheet_axes(s, b, "graph layers: state bands; a fade is a ramp from source (below) to destination (above), an "
-                     "interrupted one starts from a hatched frozen pose",
+                     "interrupted one starts from a hatched frozen pose; an inertialization, the offset it adds",
                0, 0, "");
-    double rows = (double)(t->layer_count ? t->layer_count : 1), rh = b.h / rows;
+    double rh = b.h / (double)state_bands(t);
     double half = t->frames > 1 ? 0.5 * s->plot_w / (double)(t->frames - 1) : s->plot_w / 2;
     for (size_t i = 0; i < t->layer_count; i++) {
         const tl_layer *l = &t->layers[i];
@@ -484,6 +523,8 @@ static void draw_states(const sheet *s, box b)
         cairo_restore(cr);
         sheet_legend(s, b, i, 7, l->label);
     }
+    if (t->inertialized)
+        draw_inertia(s, b, b.y + (double)t->layer_count * rh + 3, rh - 6, half);
 }
 
 /* ---- signals ----------------------------------------------------------------- */
@@ -721,7 +762,7 @@ double panel_height(const sheet *s, sheet_panel p)
     const timeline *t = s->t;
     switch (p) {
     case PANEL_SKELETON: return 520;
-    case PANEL_STATES: return 34.0 * (double)(t->layer_count ? t->layer_count : 1) + 10;
+    case PANEL_STATES: return 34.0 * (double)state_bands(t) + 10;
     case PANEL_EVENTS: return 36.0 * (double)event_sources(t, NULL) + 10;
     case PANEL_ROOT: return 300;
     case PANEL_BLEND: return 300;

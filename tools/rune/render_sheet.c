@@ -26,7 +26,7 @@ bool sheet_panel_useful(const timeline *t, sheet_panel p)
 {
     switch (p) {
     case PANEL_STATES:
-        return t->layer_count > 0;
+        return t->layer_count > 0 || t->inertialized;
     case PANEL_EVENTS:
         return t->event_count > 0;
     case PANEL_BLEND:

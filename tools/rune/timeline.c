@@ -45,6 +45,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->angle = calloc(cells, sizeof *t->angle);
     t->coverage = calloc(cells, sizeof *t->coverage);
     t->root = calloc(3 * t->frames + 1, sizeof *t->root);
+    t->inertia = calloc(t->frames + 1, sizeof *t->inertia);
     t->series = calloc(TL_MAX_SERIES * t->frames + 1, sizeof *t->series);
     size_t curves = rune_rig_curve_count(rig);
     t->curve_count = curves;
@@ -52,7 +53,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->curve = calloc(t->frames * curves + 1, sizeof *t->curve);
     t->curve_cov = calloc(t->frames * curves + 1, sizeof *t->curve_cov);
     if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->local_t || !t->local_r ||
-        !t->local_s || !t->angle || !t->coverage || !t->root || !t->series || !t->curve_names || !t->curve ||
+        !t->local_s || !t->angle || !t->coverage || !t->root || !t->inertia || !t->series || !t->curve_names || !t->curve ||
         !t->curve_cov)
         return false;
     for (size_t k = 0; k < curves; k++)
@@ -363,6 +364,8 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     t->root[3 * f] = r->root_motion.dx;
     t->root[3 * f + 1] = r->root_motion.dz;
     t->root[3 * f + 2] = r->root_motion.yaw;
+    t->inertia[f] = r->inertia_left > 0 ? r->inertia_angle : 0.0f;
+    t->inertialized |= r->inertia_left > 0;
     for (size_t i = 0; i < r->weight_count; i++) {
         size_t k = 0;
         while (k < t->series_count && strcmp(t->series_names[k], r->weights[i].source) != 0)
@@ -433,7 +436,7 @@ void timeline_free(timeline *t)
 {
     free(t->parent), free(t->joint_names), free(t->rest), free(t->rest_s);
     free(t->pos), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
-    free(t->root), free(t->series), free(t->events);
+    free(t->root), free(t->inertia), free(t->series), free(t->events);
     free(t->curve_names), free(t->curve), free(t->curve_cov);
     for (size_t i = 0; i < t->layer_count; i++) {
         tl_layer *l = &t->layers[i];
@@ -526,7 +529,7 @@ static rune_scenario *asset_scenario(const char *file, const char *data, size_t 
     if (!f || fclose(f)) {
         snprintf(msg, msg_size, "%s: out of memory", file);
         *rc = EXIT_INTERNAL;
-    } else if ((st = rune_scenario_load_string(text, length, file, NULL, &s, &err))) {
+    } else if ((st = rune_scenario_load_string(text, length, file, 0, NULL, &s, &err))) {
         snprintf(msg, msg_size, "%s", err.message);
         *rc = cli_exit_for(st);
     }
@@ -563,7 +566,7 @@ static rune_scenario *import_scenario(const char *file, const char *want, char *
     if (!f || rune_scenario_write(&doc, f, &err) || fclose(f)) {
         snprintf(msg, msg_size, "%s: out of memory", file);
         *rc = EXIT_INTERNAL;
-    } else if ((st = rune_scenario_load_string(text, size, file, NULL, &s, &err))) {
+    } else if ((st = rune_scenario_load_string(text, size, file, 0, NULL, &s, &err))) {
         snprintf(msg, msg_size, "%s", err.message);
         *rc = cli_exit_for(st);
     }

@@ -81,6 +81,8 @@ typedef struct timeline {
     float *coverage;
     /* per frame */
     float *root; /* frames x 3: dx, dz, yaw of the frame's root motion */
+    float *inertia; /* the inertialization's largest joint offset (degrees), 0 when none */
+    bool inertialized; /* some frame inertializes */
     size_t series_count;
     char series_names[TL_MAX_SERIES][TL_NAME];
     float *series; /* frames x TL_MAX_SERIES, 0 when not live */

@@ -44,6 +44,8 @@ grep -q "4 a file or stream" "$work/out" || fail "--help does not document the e
 expect 2 "unknown command" -- "$rune" frobnicate
 # bench: bad options are usage errors, one line, before any measuring
 expect 2 "bench --simd unknown" -- "$rune" bench --simd sse9
+expect 2 "eval --simd unknown" -- "$rune" eval tests/scenarios/cubic_inout.json --simd sse9
+grep -q "auto, scalar, sse2" "$work/err" || fail "eval --simd unknown: $(cat "$work/err")"
 expect 2 "bench --workers junk" -- "$rune" bench --workers 2x
 expect 2 "bench unknown option" -- "$rune" bench --fast
 expect 2 "bench --graph-crowd 0" -- "$rune" bench --graph-crowd 0

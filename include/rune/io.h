@@ -163,6 +163,8 @@ typedef struct rune_scenario {
     rune_scenario_retarget *retargets;
     size_t retarget_count;
     int32_t *clip_rig;       /**< per clip: its source rig, or -1 (the document's rig) */
+    rune_simd_level simd;    /**< kernels a run uses (RUNE_SIMD_AUTO, the default:
+                                  the best); set it before rune_scenario_run */
 } rune_scenario;
 
 /** Most warnings a loaded scenario keeps. */

@@ -44,7 +44,9 @@ static inline size_t kernel_lanes(size_t n) { return (n + KERNEL_LANES - 1) / KE
     default: return BUILD(scalar);                                                                                    \
     }
 #else
-#define KERNEL_PICK(level, BUILD) return BUILD(scalar)
+#define KERNEL_PICK(level, BUILD)                                                                                     \
+    (void)(level);                                                                                                    \
+    return BUILD(scalar);
 #endif
 
 #endif

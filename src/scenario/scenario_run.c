@@ -72,7 +72,7 @@ static rune_status prepare(runner *r, rune_error *err)
     rune_status st = rune_scenario_library(s, &r->alloc, &r->lib, err);
     if (st)
         return st;
-    rune_character_desc d = {.lib = r->lib, .signal_capacity = RUNE_SCENARIO_MAX_EVENTS};
+    rune_character_desc d = {.lib = r->lib, .signal_capacity = RUNE_SCENARIO_MAX_EVENTS, .simd = r->s->simd};
     if ((st = root_joint(r, &d.root_joint, err)) || (st = rune_character_create(&d, &r->alloc, &r->ch, err)))
         return st;
     bool inertial = false;

@@ -18,7 +18,7 @@
 
 static const char usage[] =
     "usage: rune eval FILE|- [--clip ID] [--frames A:B] [--joints P/J,...] [--model]\n"
-    "                 [--vertices N [--skinning lbs|dqs] [--previous]] [--strict] [--quiet]\n"
+    "                 [--vertices N [--skinning lbs|dqs] [--previous]] [--simd LEVEL] [--strict] [--quiet]\n"
     "  Evaluates a scenario and prints {\"frames\": [...]} on stdout (docs/eval-output.md). FILE may\n"
     "  also be a .rune asset (every clip played once in turn, at 30 fps) or a file rune import reads.\n"
     "  -             read the scenario from stdin\n"
@@ -32,6 +32,8 @@ static const char usage[] =
     "  --skinning M  lbs (linear blend, the default) or dqs (dual quaternions)\n"
     "  --previous    also print \"previous\": the same vertices skinned with the previous frame's\n"
     "                matrices (the first frame's: its own), for motion vectors\n"
+    "  --simd LEVEL  kernels: auto scalar sse2 avx2 avx2fma avx512 (default auto: the best this\n"
+    "                CPU has); levels agree within a few ulps (docs/performance.md)\n"
     "  --strict      unknown JSON keys are errors, not warnings\n"
     "  --quiet       no warnings\n";
 
@@ -45,6 +47,7 @@ typedef struct eval_opts {
     bool previous;
     bool strict;
     bool model; /* print model-space positions */
+    rune_simd_level simd;
 } eval_opts;
 
 typedef struct eval_out {
@@ -275,12 +278,12 @@ static int parse_args(int argc, char **argv, eval_opts *o)
 {
     o->first = 0;
     o->last = RUNE_SCENARIO_MAX_FRAMES + 1L;
-    const char *frames = NULL, *vertices = NULL, *skinning = NULL;
+    const char *frames = NULL, *vertices = NULL, *skinning = NULL, *simd = NULL;
     const cli_option options[] = {{"--frames", NULL, &frames},       {"--joints", NULL, &o->joints},
                                   {"--strict", &o->strict, NULL},     {"--model", &o->model, NULL},
                                   {"--clip", NULL, &o->clip},         {"--vertices", NULL, &vertices},
                                   {"--skinning", NULL, &skinning},    {"--previous", &o->previous, NULL},
-                                  {NULL, NULL, NULL}};
+                                  {"--simd", NULL, &simd},            {NULL, NULL, NULL}};
     if (cli_parse_args("eval", "FILE", true, argc, argv, options, &o->file) ||
         (frames && cli_parse_frames(frames, &o->first, &o->last)))
         return EXIT_INPUT;
@@ -292,6 +295,13 @@ static int parse_args(int argc, char **argv, eval_opts *o)
             return EXIT_INPUT;
         }
     }
+    int level = simd ? rune_simd_from_name(simd) : RUNE_SIMD_AUTO;
+    if (level < 0 || (level != RUNE_SIMD_AUTO && rune_simd_best() < (rune_simd_level)level)) {
+        cli_error("rune eval: --simd \"%s\": %s", simd,
+                  level < 0 ? "auto, scalar, sse2, avx2, avx2fma or avx512" : "this CPU does not have it");
+        return EXIT_INPUT;
+    }
+    o->simd = (rune_simd_level)level;
     if (skinning && strcmp(skinning, "lbs") && strcmp(skinning, "dqs")) {
         cli_error("rune eval: --skinning \"%s\": lbs or dqs", skinning);
         return EXIT_INPUT;
@@ -320,6 +330,7 @@ int cmd_eval(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
+    s->simd = opts.simd;
     eval_out out = {.o = &opts, .scale = s->uses_scale};
     if (opts.vertices && !(out.meshes = eval_meshes_open(opts.file, s, (size_t)opts.vertices, opts.skinning,
                                                          opts.previous, msg, sizeof msg, &rc))) {

@@ -1,0 +1,118 @@
+// The package's API contract: names, views, errors (bad bytes, unknown
+// clip, a destroyed character), signals and batches, on a .rune made by
+// `rune import` from Debian's assimp-testmodels (skipped without them).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadRune, RuneError } from '../index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const runeBin = join(root, 'build', 'rune');
+const bvh = '/usr/share/assimp/models/BVH/01_01.bvh';
+
+async function setup(t) {
+  if (!existsSync(runeBin) || !existsSync(bvh)) {
+    t.skip('needs build/rune and assimp-testmodels');
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'rune-js-'));
+  execFileSync(runeBin, ['import', bvh, '-o', dir, '--force', '--quiet']);
+  const rune = await loadRune();
+  return { rune, bytes: readFileSync(join(dir, '01_01.rune')) };
+}
+
+test('names and views', async (t) => {
+  const s = await setup(t);
+  if (!s) return;
+  const lib = s.rune.loadAsset(s.bytes);
+  assert.deepEqual(lib.clips, ['01_01']);
+  assert.equal(lib.joints.length, 38);
+  assert.equal(lib.joints[0], 'Hips');
+  assert.equal(lib.joints[1], 'Hips/LHipJoint');
+  assert.equal(lib.parents[0], -1);
+  assert.deepEqual(lib.graphs, []);
+  assert.ok(lib.height > 0);
+  const ch = lib.createCharacter({ rootMotion: true });
+  const h = ch.play('01_01', { fade: 0 });
+  assert.ok(h > 0);
+  ch.update(1 / 30);
+  const pose = ch.localPose();
+  assert.equal(pose.t.length, 3 * 38);
+  assert.equal(pose.r.length, 4 * 38);
+  assert.equal(pose.s.length, 3 * 38);
+  for (let j = 0; j < 38; j++) {
+    const r = pose.r.subarray(4 * j, 4 * j + 4);
+    assert.ok(Math.abs(Math.hypot(...r) - 1) < 1e-5, 'unit rotations');
+  }
+  const m = ch.modelPositions();
+  assert.equal(m.length, 3 * 38);
+  assert.ok(m.every(Number.isFinite));
+  // the skinning matrix of the rest pose is the identity: at rest, model = rest
+  const rest = lib.createCharacter();
+  rest.update(0);
+  const skin = rest.skinningMatrices();
+  assert.equal(skin.length, 16 * 38);
+  for (let j = 0; j < 38; j++)
+    for (let e = 0; e < 16; e++) assert.ok(Math.abs(skin[16 * j + e] - (e % 5 === 0 ? 1 : 0)) < 1e-4);
+  const d = ch.rootDelta();
+  assert.ok(Number.isFinite(d.dx) && Number.isFinite(d.dz) && Number.isFinite(d.yaw));
+  assert.equal(ch.curves().length, 0);
+  lib.destroy();
+});
+
+test('errors throw with rune\'s message', async (t) => {
+  const s = await setup(t);
+  if (!s) return;
+  assert.throws(() => s.rune.loadAsset(new Uint8Array([1, 2, 3])), RuneError);
+  const broken = new Uint8Array(s.bytes);
+  broken[100] ^= 0xff;
+  assert.throws(() => s.rune.loadAsset(broken), /checksum|asset/);
+  const lib = s.rune.loadAsset(s.bytes);
+  const ch = lib.createCharacter();
+  assert.throws(() => ch.play('walk'), /unknown clip "walk"/);
+  assert.throws(() => ch.play('01_01', { blend: 'dissolve' }), /unknown blend/);
+  assert.throws(() => ch.startGraph('locomotion'), /unknown graph/);
+  assert.throws(() => ch.setParam('speed', 1), /no live graph has a parameter "speed"/);
+  assert.throws(() => ch.stop(12345), /no live play/);
+  assert.throws(() => ch.update(-1), /dt/);
+  assert.throws(() => ch.update(NaN), /dt/);
+  ch.destroy();
+  assert.throws(() => ch.update(1 / 30), /destroyed/);
+  assert.throws(() => ch.modelPositions(), /destroyed/);
+  lib.destroy();
+  assert.throws(() => lib.createCharacter(), /destroyed/);
+});
+
+test('signals, stop and inertialization, batches', async (t) => {
+  const s = await setup(t);
+  if (!s) return;
+  const lib = s.rune.loadAsset(s.bytes);
+  const a = lib.createCharacter(), b = lib.createCharacter();
+  const ha = a.play('01_01', { fade: 0 });
+  b.play('01_01', { fade: 0 });
+  s.rune.updateAll([a, b], 1 / 30);
+  assert.deepEqual(Array.from(a.modelPositions()), Array.from(b.modelPositions()));
+  a.stop(ha, { fade: 0.1 });
+  let stopped = [];
+  for (let i = 0; i < 6 && !stopped.length; i++) {
+    a.update(1 / 30);
+    stopped = a.signals().filter((e) => e.kind === 'stopped');
+  }
+  assert.equal(stopped.length, 1);
+  assert.equal(stopped[0].handle, ha);
+  // an inertialized switch: no jump at the switch frame
+  const c = lib.createCharacter();
+  c.play('01_01', { fade: 0 });
+  for (let i = 0; i < 30; i++) c.update(1 / 30);
+  const before = Array.from(c.modelPositions());
+  c.play('01_01', { fade: 0.3, time: 10, blend: 'inertialize' });
+  c.update(1 / 30);
+  const after = c.modelPositions();
+  const step = Math.max(...before.map((v, i) => Math.abs(v - after[i])));
+  assert.ok(step < 0.05 * lib.height, `step ${step}`);
+  lib.destroy();
+});

@@ -32,12 +32,39 @@ export interface Library {
   /** The rig's height at rest, in rig units. */
   readonly height: number;
   clipLength(id: string): number;
+  /** Adds a graph described as the scenario format describes one
+   * (docs/scenario.md, "Graphs"); states play clips by id. Returns its index. */
+  addGraph(desc: GraphDesc): number;
   createCharacter(options?: { rootMotion?: boolean }): Character;
   /** Frees the library and every character made from it. */
   destroy(): void;
 }
 
 export type Blend = 'crossfade' | 'inertialize';
+
+export interface GraphDesc {
+  id: string;
+  params?: { name: string; type?: 'float' | 'int' | 'bool' | 'trigger'; value?: number | boolean }[];
+  layers: {
+    name?: string;
+    blend?: 'override' | 'additive';
+    weight?: number;
+    /** the state it starts in (default: the first) */
+    initial?: string;
+    states: { name: string; motion: string; speed?: number; sync?: string }[];
+    transitions?: {
+      /** a state name, or "any" */
+      from: string;
+      to: string;
+      duration?: number;
+      blend?: Blend;
+      exit_time?: number;
+      interruptible?: boolean;
+      /** all must hold; a trigger needs no op */
+      conditions?: { param: string; op?: '>' | '>=' | '<' | '<=' | '==' | '!='; value?: number | boolean }[];
+    }[];
+  }[];
+}
 
 export interface PlayOptions {
   /** Seconds to reach the weight (default 0.1), or the inertialization's blend time. */
@@ -77,6 +104,7 @@ export interface Character {
   setParam(name: string, value: number | boolean): void;
   trigger(name: string): void;
   update(dt: number): void;
+  /** Local transforms: each joint's model matrix relative to its parent's (a root's in model space). */
   localPose(): LocalPose;
   /** 3 floats a joint, model space. */
   modelPositions(): Float32Array;

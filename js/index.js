@@ -113,6 +113,90 @@ class Library {
     return i;
   }
 
+  /** Adds a graph, described as the scenario format describes one
+   * (docs/scenario.md, "Graphs"): {id, params: [{name, type, value}],
+   * layers: [{name, blend, weight, initial, states: [{name, motion (a clip
+   * id), speed, sync}], transitions: [{from, to, duration, blend,
+   * exit_time, interruptible, conditions: [{param, op, value}]}]}]}.
+   * Names resolve here; an unknown one throws naming where it is. */
+  addGraph(desc) {
+    const rune = this._rune, M = rune._M, lib = this._live();
+    const where = `graph "${desc?.id}"`;
+    if (!desc || typeof desc.id !== 'string' || !desc.id) throw new RuneError('graph: "id" is required');
+    if (this.graphs.includes(desc.id)) throw new RuneError(`${where}: a graph of that id exists`);
+    const call = (fn, ...args) => {
+      const strings = [];
+      const cargs = args.map((a) => {
+        if (typeof a !== 'string') return a;
+        const bytes = M.lengthBytesUTF8(a) + 1, ptr = M._malloc(bytes);
+        M.stringToUTF8(a, ptr, bytes);
+        strings.push(ptr);
+        return ptr;
+      });
+      const r = fn(...cargs);
+      strings.forEach((p) => M._free(p));
+      return r;
+    };
+    M._rjs_graph_begin(lib);
+    let done = false;
+    try {
+      const params = new Map();
+      (desc.params ?? []).forEach((p, i) => {
+        const type = PARAM_TYPES.indexOf(p.type ?? 'float');
+        if (type < 0) throw new RuneError(`${where}: params[${i}].type: "${p.type}" (expected ${PARAM_TYPES.join(', ')})`);
+        const index = call(M._rjs_graph_param, lib, String(p.name), type, Number(p.value ?? 0));
+        if (index < 0) rune._fail();
+        params.set(p.name, { index, type: PARAM_TYPES[type] });
+      });
+      (desc.layers ?? []).forEach((layer, li) => {
+        const at = `${where}: layers[${li}]`;
+        const states = (layer.states ?? []).map((st) => st.name);
+        const state = (name, key) => {
+          const i = states.indexOf(name);
+          if (i < 0) throw new RuneError(`${at}.${key}: unknown state "${name}" (states: ${states.join(', ')})`);
+          return i;
+        };
+        const initial = layer.initial === undefined ? 0 : state(layer.initial, 'initial');
+        call(M._rjs_graph_layer, lib, String(layer.name ?? ''), layer.blend === 'additive' ? 1 : 0,
+          Number(layer.weight ?? 1), initial);
+        const syncs = [];
+        (layer.states ?? []).forEach((st, si) => {
+          const clip = this.clips.indexOf(st.motion);
+          if (clip < 0) throw new RuneError(`${at}.states[${si}].motion: unknown clip "${st.motion}"`);
+          let sync = -1;
+          if (st.sync !== undefined) {
+            sync = syncs.indexOf(st.sync);
+            if (sync < 0) sync = syncs.push(st.sync) - 1;
+          }
+          if (!call(M._rjs_graph_state, lib, String(st.name), clip, Number(st.speed ?? 1), sync)) rune._fail();
+        });
+        (layer.transitions ?? []).forEach((tr, ti) => {
+          const from = tr.from === 'any' ? -1 : state(tr.from, `transitions[${ti}].from`);
+          const to = state(tr.to, `transitions[${ti}].to`);
+          const hasExit = tr.exit_time !== undefined;
+          call(M._rjs_graph_transition, lib, from, to, Number(tr.duration ?? 0), blendOf(tr.blend), hasExit ? 1 : 0,
+            hasExit ? Number(tr.exit_time) : 0, tr.interruptible === false ? 0 : 1);
+          (tr.conditions ?? []).forEach((c, ci) => {
+            const p = params.get(c.param);
+            const here = `${at}.transitions[${ti}].conditions[${ci}]`;
+            if (!p) throw new RuneError(`${here}.param: unknown parameter "${c.param}"`);
+            const op = p.type === 'trigger' ? OPS.length : c.op === undefined ? OPS.indexOf('==') : OPS.indexOf(c.op);
+            if (op < 0) throw new RuneError(`${here}.op: "${c.op}" (expected ${OPS.join(' ')})`);
+            const value = c.value === undefined ? 1 : Number(c.value);
+            call(M._rjs_graph_condition, lib, p.index, op, value);
+          });
+        });
+      });
+      const index = call(M._rjs_graph_end, lib, desc.id);
+      done = true;
+      if (index < 0) throw new RuneError(`${where}: ${rune._string(M._rjs_error())}`);
+      this.graphs.push(desc.id);
+      return index;
+    } finally {
+      if (!done) M._rjs_graph_begin(lib); // drops what was described
+    }
+  }
+
   /** A character of this library: the rest pose, nothing playing.
    * rootMotion: extract and remove root motion at the asset's root joint. */
   createCharacter({ rootMotion = false } = {}) {
@@ -133,6 +217,8 @@ class Library {
 }
 
 const BLENDS = { crossfade: 0, inertialize: 1 };
+const PARAM_TYPES = ['float', 'int', 'bool', 'trigger'];
+const OPS = ['>', '>=', '<', '<=', '==', '!=']; // rune_cond_op order; a trigger's test follows them
 
 function blendOf(blend) {
   if (blend === undefined) return 0;
@@ -204,12 +290,13 @@ class Character {
     if (!this._M._rjs_char_update(this._live(), dt)) this._lib._rune._fail();
   }
 
-  /** The local transforms bones take (rest frame times pose): {t, r, s},
-   * 3, 4 (x, y, z, w) and 3 floats a joint. The same arrays each call
-   * while the module's memory stays put (it moves only when it grows). */
+  /** The local transforms bones take: {t, r, s}, 3, 4 (x, y, z, w) and
+   * 3 floats a joint, each joint's model matrix relative to its parent's
+   * (a root's in model space). The same arrays each call while the
+   * module's memory stays put (it moves only when it grows). */
   localPose() {
     const M = this._M, p = this._live(), n = this.joints, rune = this._lib._rune;
-    M._rjs_char_local(p);
+    if (!M._rjs_char_local(p)) rune._fail();
     if (!this._pose || this._pose.t.buffer !== M.HEAPF32.buffer)
       this._pose = {
         t: rune._f32(M._rjs_char_local_t(p), 3 * n),

@@ -23,6 +23,9 @@ enum { NAME_BYTES = 128, SIGNALS = 256, GRAPHS = 8 };
 
 static char last_error[512];
 
+/* clears the message before a call that may fail */
+static void clear_error(void) { last_error[0] = 0; }
+
 static void fail(const char *fmt, const char *detail)
 {
     snprintf(last_error, sizeof last_error, fmt, detail ? detail : "");
@@ -32,7 +35,29 @@ RJS_API const char *rjs_error(void) { return last_error; }
 
 /* ---- library ------------------------------------------------------------ */
 
+/* A graph being described from JavaScript (rjs_graph_*): its parameters
+ * (library parameter indexes), layers, states, transitions and their
+ * conditions in flat arrays, each row pointing at its first child by
+ * index until rjs_graph_end links them. */
+typedef struct graph_builder {
+    rune_param_desc *params;  /* per library parameter */
+    const char **param_names; /* NULL: not the graph's */
+    size_t param_cap;
+    rune_layer_desc *layers;
+    size_t layer_count, layer_cap;
+    rune_state_desc *states;
+    size_t state_count, state_cap;
+    rune_transition_desc *transitions;
+    size_t transition_count, transition_cap;
+    rune_condition_desc *conditions;
+    size_t condition_count, condition_cap;
+    char **names; /* copies of every name given, freed at the end */
+    size_t name_count, name_cap;
+    bool failed;
+} graph_builder;
+
 typedef struct rjs_lib {
+    graph_builder graph;
     rune_asset *asset; /* kept for its meshes */
     rune_library *lib;
     const rune_rig *rig;
@@ -41,10 +66,20 @@ typedef struct rjs_lib {
     rune_mat4 *rest_inverse; /* per joint: the inverse of the rest pose's model matrix */
 } rjs_lib;
 
+static void graph_reset(graph_builder *g)
+{
+    for (size_t i = 0; i < g->name_count; i++)
+        free(g->names[i]);
+    free(g->names), free(g->params), free(g->param_names), free(g->layers), free(g->states);
+    free(g->transitions), free(g->conditions);
+    memset(g, 0, sizeof *g);
+}
+
 RJS_API void rjs_lib_destroy(rjs_lib *l)
 {
     if (!l)
         return;
+    graph_reset(&l->graph);
     rune_library_destroy(l->lib);
     rune_asset_destroy(l->asset);
     free(l->joint_names);
@@ -138,6 +173,162 @@ RJS_API size_t rjs_lib_curve_count(const rjs_lib *l) { return rune_rig_curve_cou
 RJS_API const char *rjs_lib_curve_name(const rjs_lib *l, size_t c) { return rune_rig_curve_name(l->rig, c); }
 RJS_API float rjs_lib_rig_height(const rjs_lib *l) { return rune_rig_height(l->rig); }
 RJS_API int32_t rjs_lib_root_joint(const rjs_lib *l) { return rune_asset_root_joint(l->asset); }
+
+/* ---- graphs described from JavaScript ------------------------------------ */
+
+/* Grows *items (of `size` bytes) to hold one more; false when out of memory. */
+static bool grow(void **items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return true;
+    size_t n = *cap ? 2 * *cap : 8;
+    void *p = realloc(*items, n * size);
+    if (!p)
+        return false;
+    *items = p, *cap = n;
+    return true;
+}
+
+static const char *keep_name(graph_builder *g, const char *name)
+{
+    char *copy = name ? malloc(strlen(name) + 1) : NULL;
+    if (!copy || !grow((void **)&g->names, &g->name_cap, g->name_count, sizeof *g->names)) {
+        free(copy);
+        g->failed = true;
+        return NULL;
+    }
+    strcpy(copy, name);
+    return g->names[g->name_count++] = copy;
+}
+
+RJS_API void rjs_graph_begin(rjs_lib *l)
+{
+    clear_error();
+    graph_reset(&l->graph);
+}
+
+/* A parameter of the graph (found or added in the library's table by
+ * name); its index, or -1. */
+RJS_API int32_t rjs_graph_param(rjs_lib *l, const char *name, int type, float initial)
+{
+    graph_builder *g = &l->graph;
+    uint32_t p;
+    rune_error err = {0};
+    if (rune_library_find_param(l->lib, name, &p, NULL) && rune_library_add_param(l->lib, name, &p, &err)) {
+        fail("%s", err.message);
+        g->failed = true;
+        return -1;
+    }
+    size_t need = rune_library_param_count(l->lib);
+    if (need > g->param_cap) {
+        rune_param_desc *pd = realloc(g->params, need * sizeof *pd);
+        const char **pn = pd ? realloc(g->param_names, need * sizeof *pn) : NULL;
+        if (pd)
+            g->params = pd;
+        if (!pd || !pn) {
+            fail("out of memory%s", NULL);
+            g->failed = true;
+            return -1;
+        }
+        g->param_names = pn;
+        for (size_t i = g->param_cap; i < need; i++)
+            g->params[i] = (rune_param_desc){RUNE_PARAM_FLOAT, 0.0f}, g->param_names[i] = NULL;
+        g->param_cap = need;
+    }
+    g->params[p] = (rune_param_desc){(rune_param_type)type, initial};
+    g->param_names[p] = rune_library_param_name(l->lib, p);
+    return (int32_t)p;
+}
+
+RJS_API int rjs_graph_layer(rjs_lib *l, const char *name, int additive, float weight, uint32_t initial)
+{
+    graph_builder *g = &l->graph;
+    if (!grow((void **)&g->layers, &g->layer_cap, g->layer_count, sizeof *g->layers)) {
+        g->failed = true;
+        return 0;
+    }
+    /* states and transitions hold the index of the layer's first until the end */
+    g->layers[g->layer_count++] = (rune_layer_desc){
+        .blend = additive ? RUNE_LAYER_ADDITIVE : RUNE_LAYER_OVERRIDE, .weight = weight,
+        .states = (const rune_state_desc *)(uintptr_t)g->state_count, .initial_state = initial,
+        .transitions = (const rune_transition_desc *)(uintptr_t)g->transition_count, .name = keep_name(g, name)};
+    return 1;
+}
+
+RJS_API int rjs_graph_state(rjs_lib *l, const char *name, uint32_t clip, float speed, int32_t sync_group)
+{
+    graph_builder *g = &l->graph;
+    const rune_motion *m = rune_library_clip_motion(l->lib, clip);
+    if (!g->layer_count || !m || !grow((void **)&g->states, &g->state_cap, g->state_count, sizeof *g->states)) {
+        fail("graph: a state needs a layer and a clip%s", NULL);
+        g->failed = true;
+        return 0;
+    }
+    g->states[g->state_count++] = (rune_state_desc){m, speed, sync_group, keep_name(g, name)};
+    g->layers[g->layer_count - 1].state_count++;
+    return 1;
+}
+
+RJS_API int rjs_graph_transition(rjs_lib *l, int32_t from, uint32_t to, float duration, int blend, int has_exit,
+                                 float exit_time, int interruptible)
+{
+    graph_builder *g = &l->graph;
+    if (!g->layer_count ||
+        !grow((void **)&g->transitions, &g->transition_cap, g->transition_count, sizeof *g->transitions)) {
+        g->failed = true;
+        return 0;
+    }
+    g->transitions[g->transition_count++] = (rune_transition_desc){
+        .from = from, .to = to, .duration = duration, .has_exit_time = has_exit != 0, .exit_time = exit_time,
+        .interruptible = interruptible != 0, .conditions = (const rune_condition_desc *)(uintptr_t)g->condition_count,
+        .blend = blend ? RUNE_BLEND_INERTIALIZE : RUNE_BLEND_CROSSFADE};
+    g->layers[g->layer_count - 1].transition_count++;
+    return 1;
+}
+
+RJS_API int rjs_graph_condition(rjs_lib *l, uint32_t param, int op, float value)
+{
+    graph_builder *g = &l->graph;
+    if (!g->transition_count ||
+        !grow((void **)&g->conditions, &g->condition_cap, g->condition_count, sizeof *g->conditions)) {
+        g->failed = true;
+        return 0;
+    }
+    g->conditions[g->condition_count++] = (rune_condition_desc){param, (rune_cond_op)op, value};
+    g->transitions[g->transition_count - 1].condition_count++;
+    return 1;
+}
+
+/* Adds the graph described since rjs_graph_begin; its index, or -1 (the
+ * library's message: a state, transition or parameter out of range). */
+RJS_API int32_t rjs_graph_end(rjs_lib *l, const char *id)
+{
+    graph_builder *g = &l->graph;
+    int32_t index = -1;
+    if (g->failed) {
+        if (!last_error[0])
+            fail("out of memory%s", NULL);
+    } else {
+        for (size_t i = 0; i < g->layer_count; i++) { /* indexes to pointers */
+            rune_layer_desc *L = &g->layers[i];
+            L->states = g->states + (uintptr_t)L->states;
+            L->transitions = g->transitions + (uintptr_t)L->transitions;
+        }
+        for (size_t i = 0; i < g->transition_count; i++)
+            g->transitions[i].conditions = g->conditions + (uintptr_t)g->transitions[i].conditions;
+        rune_graph_desc d = {g->params, rune_library_param_count(l->lib), g->layers, g->layer_count, g->param_names};
+        if (g->param_cap < d.param_count) /* parameters added after the graph's: not its own */
+            d.param_count = g->param_cap;
+        uint32_t at;
+        rune_error err = {0};
+        if (rune_library_add_graph(l->lib, id, RUNE_PRIORITY_MOVEMENT, &d, &at, &err))
+            fail("%s", err.message);
+        else
+            index = (int32_t)at;
+    }
+    graph_reset(g);
+    return index;
+}
 
 /* ---- character ---------------------------------------------------------- */
 
@@ -295,26 +486,6 @@ RJS_API int rjs_update_all(rjs_char **chars, size_t count, float dt)
     return 1;
 }
 
-/* The local transforms a renderer's bones take: each joint's rest frame
- * times its pose (translation, rotation), its rest scale times its
- * pose's scale. */
-RJS_API void rjs_char_local(rjs_char *c)
-{
-    const rune_pose *p = rune_character_pose(c->ch);
-    const rune_rig *rig = c->lib->rig;
-    for (size_t j = 0; j < c->lib->joints; j++) {
-        rune_xform x = {rune_v3(p->tx[j], p->ty[j], p->tz[j]), rune_q(p->qx[j], p->qy[j], p->qz[j], p->qw[j])};
-        rune_xform l = rune_xform_mul(rune_rig_frame(rig, j), x);
-        rune_vec3 rs = rune_rig_frame_scale(rig, j);
-        c->t[3 * j] = l.t.x, c->t[3 * j + 1] = l.t.y, c->t[3 * j + 2] = l.t.z;
-        c->r[4 * j] = l.r.x, c->r[4 * j + 1] = l.r.y, c->r[4 * j + 2] = l.r.z, c->r[4 * j + 3] = l.r.w;
-        c->s[3 * j] = rs.x * p->sx[j], c->s[3 * j + 1] = rs.y * p->sy[j], c->s[3 * j + 2] = rs.z * p->sz[j];
-    }
-}
-RJS_API float *rjs_char_local_t(rjs_char *c) { return c->t; }
-RJS_API float *rjs_char_local_r(rjs_char *c) { return c->r; }
-RJS_API float *rjs_char_local_s(rjs_char *c) { return c->s; }
-
 /* The last update's model matrices (computed on first use). */
 static const rune_mat4 *matrices_of(rjs_char *c)
 {
@@ -323,6 +494,85 @@ static const rune_mat4 *matrices_of(rjs_char *c)
         fail("out of memory%s", NULL);
     return m;
 }
+
+/* The inverse of an affine matrix (a 3x3 linear part and a translation). */
+static rune_mat4 affine_inverse(const rune_mat4 *a)
+{
+    const float *m = a->m;
+    float c00 = m[5] * m[10] - m[9] * m[6], c01 = m[9] * m[2] - m[1] * m[10], c02 = m[1] * m[6] - m[5] * m[2];
+    float det = m[0] * c00 + m[4] * c01 + m[8] * c02, inv = det != 0.0f ? 1.0f / det : 0.0f;
+    rune_mat4 o = {{0}};
+    float *r = o.m;
+    r[0] = c00 * inv, r[1] = c01 * inv, r[2] = c02 * inv;
+    r[4] = (m[8] * m[6] - m[4] * m[10]) * inv, r[5] = (m[0] * m[10] - m[8] * m[2]) * inv;
+    r[6] = (m[4] * m[2] - m[0] * m[6]) * inv;
+    r[8] = (m[4] * m[9] - m[8] * m[5]) * inv, r[9] = (m[8] * m[1] - m[0] * m[9]) * inv;
+    r[10] = (m[0] * m[5] - m[4] * m[1]) * inv;
+    for (int i = 0; i < 3; i++)
+        r[12 + i] = -(r[i] * m[12] + r[4 + i] * m[13] + r[8 + i] * m[14]);
+    r[15] = 1.0f;
+    return o;
+}
+
+/* Translation, rotation and scale of an affine matrix (columns' lengths
+ * as the scale; a mirror flips the first). */
+static void decompose(const rune_mat4 *a, float t[3], float q[4], float s[3])
+{
+    const float *m = a->m;
+    float c[3][3];
+    for (int k = 0; k < 3; k++) {
+        s[k] = sqrtf(m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
+        for (int e = 0; e < 3; e++)
+            c[k][e] = s[k] > 0.0f ? m[4 * k + e] / s[k] : (k == e ? 1.0f : 0.0f);
+    }
+    float det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) - c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
+                c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
+    if (det < 0.0f) {
+        s[0] = -s[0];
+        for (int e = 0; e < 3; e++)
+            c[0][e] = -c[0][e];
+    }
+    /* the rotation matrix (column k = c[k]) to a quaternion */
+    float tr = c[0][0] + c[1][1] + c[2][2];
+    if (tr > 0.0f) {
+        float w = sqrtf(1.0f + tr) * 2.0f;
+        q[3] = 0.25f * w, q[0] = (c[1][2] - c[2][1]) / w, q[1] = (c[2][0] - c[0][2]) / w, q[2] = (c[0][1] - c[1][0]) / w;
+    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
+        float w = sqrtf(1.0f + c[0][0] - c[1][1] - c[2][2]) * 2.0f;
+        q[3] = (c[1][2] - c[2][1]) / w, q[0] = 0.25f * w, q[1] = (c[1][0] + c[0][1]) / w, q[2] = (c[2][0] + c[0][2]) / w;
+    } else if (c[1][1] > c[2][2]) {
+        float w = sqrtf(1.0f + c[1][1] - c[0][0] - c[2][2]) * 2.0f;
+        q[3] = (c[2][0] - c[0][2]) / w, q[0] = (c[1][0] + c[0][1]) / w, q[1] = 0.25f * w, q[2] = (c[2][1] + c[1][2]) / w;
+    } else {
+        float w = sqrtf(1.0f + c[2][2] - c[0][0] - c[1][1]) * 2.0f;
+        q[3] = (c[0][1] - c[1][0]) / w, q[0] = (c[2][0] + c[0][2]) / w, q[1] = (c[2][1] + c[1][2]) / w, q[2] = 0.25f * w;
+    }
+    t[0] = m[12], t[1] = m[13], t[2] = m[14];
+}
+
+/* The local transforms a renderer's bones take: each joint's model matrix
+ * relative to its parent's (a root's: in model space), as translation,
+ * rotation and scale -- what reproduces rune's model matrices down any
+ * hierarchy of plain transforms. */
+RJS_API int rjs_char_local(rjs_char *c)
+{
+    const rune_mat4 *m = matrices_of(c);
+    if (!m)
+        return 0;
+    for (size_t j = 0; j < c->lib->joints; j++) {
+        int32_t p = rune_rig_parent(c->lib->rig, j);
+        rune_mat4 local = m[j];
+        if (p >= 0) {
+            rune_mat4 up = affine_inverse(&m[p]);
+            local = rune_mat4_mul(&up, &m[j]);
+        }
+        decompose(&local, &c->t[3 * j], &c->r[4 * j], &c->s[3 * j]);
+    }
+    return 1;
+}
+RJS_API float *rjs_char_local_t(rjs_char *c) { return c->t; }
+RJS_API float *rjs_char_local_r(rjs_char *c) { return c->r; }
+RJS_API float *rjs_char_local_s(rjs_char *c) { return c->s; }
 
 RJS_API float *rjs_char_positions(rjs_char *c)
 {

@@ -116,3 +116,61 @@ test('signals, stop and inertialization, batches', async (t) => {
   assert.ok(step < 0.05 * lib.height, `step ${step}`);
   lib.destroy();
 });
+
+test('graphs described in JavaScript', async (t) => {
+  const s = await setup(t);
+  if (!s) return;
+  const lib = s.rune.loadAsset(s.bytes);
+  lib.addGraph({ id: 'one', layers: [{ name: 'base', states: [{ name: 'a', motion: '01_01' }] }] });
+  lib.addGraph({
+    id: 'locomotion',
+    params: [{ name: 'speed', type: 'float' }, { name: 'jump', type: 'trigger' }],
+    layers: [{
+      name: 'base',
+      initial: 'idle',
+      states: [{ name: 'idle', motion: '01_01', speed: 0.5 }, { name: 'walk', motion: '01_01', speed: 1 },
+        { name: 'run', motion: '01_01', speed: 2 }],
+      transitions: [
+        { from: 'idle', to: 'walk', duration: 0.2, conditions: [{ param: 'speed', op: '>', value: 0.3 }] },
+        { from: 'walk', to: 'run', duration: 0.2, blend: 'inertialize', conditions: [{ param: 'speed', op: '>', value: 0.7 }] },
+        { from: 'any', to: 'idle', duration: 0.1, conditions: [{ param: 'jump' }] },
+      ],
+    }],
+  });
+  assert.deepEqual(lib.graphs, ['one', 'locomotion']);
+  // the same motion two ways: a one-state graph and a play of its clip
+  // (the graph composes its layer onto an empty pose: the same to float rounding)
+  const viaGraph = lib.createCharacter(), viaPlay = lib.createCharacter();
+  viaGraph.startGraph('one');
+  viaPlay.play('01_01', { fade: 0 });
+  for (let f = 0; f < 40; f++) {
+    viaGraph.update(1 / 30);
+    viaPlay.update(1 / 30);
+    const a = viaGraph.modelPositions(), b = viaPlay.modelPositions();
+    a.forEach((v, i) => assert.ok(Math.abs(v - b[i]) <= 1e-6 * lib.height, `frame ${f}: ${v} vs ${b[i]}`));
+  }
+  // a parameter takes the graph through its states: the pose leaves the idle one's
+  const idle = lib.createCharacter(), moving = lib.createCharacter();
+  idle.startGraph('locomotion');
+  moving.startGraph('locomotion');
+  moving.setParam('speed', 1);
+  let apart = 0;
+  for (let f = 0; f < 60; f++) {
+    idle.update(1 / 30);
+    moving.update(1 / 30);
+    const a = idle.modelPositions(), b = moving.modelPositions();
+    apart = Math.max(apart, ...Array.from(a, (v, i) => Math.abs(v - b[i])));
+    assert.ok(Array.from(b).every(Number.isFinite));
+  }
+  assert.ok(apart > 0.01 * lib.height);
+  moving.trigger('jump');
+  moving.update(1 / 30);
+  assert.throws(() => moving.setParam('height', 1), /no live graph has a parameter "height"/);
+  assert.throws(() => lib.addGraph({ id: 'bad', layers: [{ states: [{ name: 'a', motion: 'nope' }] }] }),
+    /layers\[0\]\.states\[0\]\.motion: unknown clip "nope"/);
+  assert.throws(() => lib.addGraph({ id: 'bad', layers: [{ states: [{ name: 'a', motion: '01_01' }],
+    transitions: [{ from: 'a', to: 'b' }] }] }), /transitions\[0\]\.to: unknown state "b"/);
+  assert.throws(() => lib.addGraph({ id: 'one' }), /exists/);
+  assert.deepEqual(lib.graphs, ['one', 'locomotion']);
+  lib.destroy();
+});

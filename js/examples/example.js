@@ -77,7 +77,8 @@ async function main() {
   show();
   let frames = 0, last = performance.now();
   renderer.setAnimationLoop((now) => {
-    ch.update(Math.min(0.1, (now - last) / 1000));
+    // a frame's timestamp may precede the clock read at start: never a negative step
+    ch.update(Math.min(0.1, Math.max(0, (now - last) / 1000)));
     last = now;
     rig.apply();
     renderer.render(scene, camera);

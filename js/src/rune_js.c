@@ -556,6 +556,21 @@ static void decompose(const rune_mat4 *a, float t[3], float q[4], float s[3])
  * hierarchy of plain transforms. */
 RJS_API int rjs_char_local(rjs_char *c)
 {
+    const rune_rig *rig = c->lib->rig;
+    const rune_pose *pose = rune_character_pose(c->ch);
+    if (!rune_rig_scaled(rig) && !pose->scaled) {
+        /* no scale anywhere: the model matrices compose rest frame times
+         * pose down the tree, so that product is the local transform */
+        for (size_t j = 0; j < c->lib->joints; j++) {
+            rune_xform x = {rune_v3(pose->tx[j], pose->ty[j], pose->tz[j]),
+                            rune_q(pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j])};
+            rune_xform l = rune_xform_mul(rune_rig_frame(rig, j), x);
+            c->t[3 * j] = l.t.x, c->t[3 * j + 1] = l.t.y, c->t[3 * j + 2] = l.t.z;
+            c->r[4 * j] = l.r.x, c->r[4 * j + 1] = l.r.y, c->r[4 * j + 2] = l.r.z, c->r[4 * j + 3] = l.r.w;
+            c->s[3 * j] = c->s[3 * j + 1] = c->s[3 * j + 2] = 1.0f;
+        }
+        return 1;
+    }
     const rune_mat4 *m = matrices_of(c);
     if (!m)
         return 0;

@@ -174,3 +174,40 @@ test('graphs described in JavaScript', async (t) => {
   assert.deepEqual(lib.graphs, ['one', 'locomotion']);
   lib.destroy();
 });
+
+// The same pose two ways: the local transforms localPose gives, composed
+// down the hierarchy, are the model positions modelPositions gives.
+function composedPositions(lib, pose) {
+  const world = [];
+  const mul = (a, b) => [ // quaternion product a b
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]];
+  const turn = (q, v) => { // q v q^-1
+    const p = mul(mul(q, [v[0], v[1], v[2], 0]), [-q[0], -q[1], -q[2], q[3]]);
+    return [p[0], p[1], p[2]];
+  };
+  lib.parents.forEach((parent, j) => {
+    const t = Array.from(pose.t.subarray(3 * j, 3 * j + 3)), r = Array.from(pose.r.subarray(4 * j, 4 * j + 4));
+    const s = Array.from(pose.s.subarray(3 * j, 3 * j + 3));
+    if (parent < 0) return (world[j] = { t, r, s });
+    const P = world[parent];
+    const scaled = [t[0] * P.s[0], t[1] * P.s[1], t[2] * P.s[2]], moved = turn(P.r, scaled);
+    world[j] = { t: moved.map((v, i) => v + P.t[i]), r: mul(P.r, r), s: s.map((v, i) => v * P.s[i]) };
+  });
+  return world.map((w) => w.t);
+}
+
+test('localPose composes to modelPositions', async (t) => {
+  const s = await setup(t);
+  if (!s) return;
+  const lib = s.rune.loadAsset(s.bytes);
+  const ch = lib.createCharacter({ rootMotion: true });
+  ch.play('01_01', { fade: 0 });
+  for (let f = 0; f < 90; f++) {
+    ch.update(1 / 30);
+    const want = ch.modelPositions(), got = composedPositions(lib, ch.localPose());
+    got.forEach((p, j) => p.forEach((v, c) => assert.ok(Math.abs(v - want[3 * j + c]) <= 1e-5 * lib.height,
+      `frame ${f} ${lib.joints[j]}: ${v} vs ${want[3 * j + c]}`)));
+  }
+  lib.destroy();
+});

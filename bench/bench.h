@@ -124,6 +124,7 @@ double bench_floor_ns(const bench_machine *m, double flops, double bytes, bench_
 typedef struct bench_anchor {
     double value;
     size_t agree, checked;
+    double bytes; /* the data the anchor's work read (0: not stated) */
 } bench_anchor;
 
 /** One row: a figure, what it is compared with, and how far from the

@@ -43,7 +43,7 @@ static rune_clip *size_row(const bench_plan *p, const char *id, const char *name
     row.naive = (double)rune_clip_bytes(clip) / 1000.0;
     if (acl) {
         *acl = bench_acl_measure(p, rig, clip, &z, z.precision, z.shell);
-        bench_anchor a = {acl->bytes >= 0 ? acl->bytes / 1000.0 : -1.0, acl->agree, acl->checked};
+        bench_anchor a = {acl->bytes >= 0 ? acl->bytes / 1000.0 : -1.0, acl->agree, acl->checked, 0};
         bench_row_anchor(&row, "ACL", a);
     }
     bench_report_row(p->report, &row);
@@ -88,7 +88,7 @@ static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_c
         snprintf(row.label, sizeof row.label, "01_01 compressed, %s (naive column: exact clip %.2f)",
                  random ? "random times" : "forward 60 Hz", lossless);
         row.naive = lossless;
-        bench_row_anchor(&row, "ACL", (bench_anchor){random ? acl->random_ns : acl->forward_ns, 0, 0});
+        bench_row_anchor(&row, "ACL", (bench_anchor){random ? acl->random_ns : acl->forward_ns, 0, 0, acl->bytes});
         if (row.anchor.value >= 0)
             bench_row_matched(&row, p, sample_ns(p, bench_anchor_level(p), rig, packed, random, &lossless_min));
         row.bytes = (double)rune_clip_bytes(packed);

@@ -35,6 +35,8 @@ void bench_row_anchor(bench_row *row, const char *name, bench_anchor a)
 {
     row->anchor_name = name;
     row->anchor = a;
+    if (a.bytes > 0)
+        row->anchor_bytes = a.bytes;
 }
 
 static void json_string(const char *s)

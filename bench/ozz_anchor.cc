@@ -467,7 +467,7 @@ extern "C" bench_anchor bench_ozz_two_bone(const bench_plan *p, const rune_ik_tw
         c.pole.push_back(vector(j.has_pole ? rune_v3_sub(j.pole, j.root) : rune_v3(0, 1, 0)));
     }
     bench_timing t = bench_measure(two_bone_run, &c, p->samples, p->sample_s, false);
-    bench_anchor a = {1e9 * t.median, 0, 0};
+    bench_anchor a = {1e9 * t.median, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         const rune_ik_two_bone_job &j = jobs[i];
         float len = distance(j.mid, j.root) + distance(j.end, j.mid), d = distance(j.target, j.root);
@@ -508,7 +508,7 @@ extern "C" bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job
         c.pole.push_back(vector(j.pole));
     }
     bench_timing t = bench_measure(aim_run, &c, p->samples, p->sample_s, false);
-    bench_anchor a = {1e9 * t.median, 0, 0};
+    bench_anchor a = {1e9 * t.median, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         om::SimdQuaternion q;
         ozz::animation::IKAimJob job;
@@ -535,9 +535,10 @@ extern "C" bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job
 // bench's clips they make its random sampling about 4x faster.
 constexpr float OZZ_IFRAME_S = 0.1f;
 
-extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work)
+extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work,
+                                         const bench_timed *timed)
 {
-    bench_anchor a = {-1.0, 0, 0};
+    bench_anchor a = {-1.0, 0, 0, 0};
     scene z;
     if (!make_scene(s, MIXED, z, work == BENCH_OZZ_RANDOM ? OZZ_IFRAME_S : 0.0f))
         return a;
@@ -551,9 +552,13 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
         c->out.resize(soa);
         c->time = {s->bindings[0], NULL, {0}, 0.0f, z.length, 1u, work == BENCH_OZZ_RANDOM};
         a.value = 1e9 * bench_measure(sampling_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
-        for (int k = 0; k < 64; k++) { // 64 more times of the same sequence
+        a.bytes = (double)z.clips[0]->size();
+        for (int k = 0; k < 64; k++) { // 64 more times of the same sequence, against the timed sampler
             sampling_run(c.get());
-            rune_binding_sample(s->bindings[0], c->time.t, out);
+            if (timed && timed->sample)
+                timed->sample(timed->ctx, c->time.t, out);
+            else
+                rune_binding_sample(s->bindings[0], c->time.t, out);
             a.agree += same_joints(z, c->out, out);
             a.checked += z.joints;
         }
@@ -594,10 +599,10 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
         fn(c.get());
         if (blending) {
             rune_mix(z, t, c->weight, FINISHED, r.pose.data(), out, NULL);
-            a.agree = same_joints(z, c->out, out);
+            a.agree = same_joints(z, c->out, timed && timed->pose ? timed->pose : out);
         } else {
             rune_rig_model_matrices(s->rig, &r.pose[1], r.model.data());
-            a.agree = same_matrices(z, c->model, r.model.data());
+            a.agree = same_matrices(z, c->model, timed && timed->matrices ? timed->matrices : r.model.data());
         }
         a.checked = z.joints;
     }
@@ -606,7 +611,7 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
 
 extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count)
 {
-    bench_anchor a = {-1.0, 0, 0};
+    bench_anchor a = {-1.0, 0, 0, 0};
     scene z;
     if (!make_scene(s, 2, z))
         return a;
@@ -637,7 +642,7 @@ extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *
 
 extern "C" bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell)
 {
-    bench_anchor a = {-1.0, 0, 0};
+    bench_anchor a = {-1.0, 0, 0, 0};
     scene z;
     oo::RawAnimation raw, optimized;
     if (!make_scene(s, 0, z) || !raw_clip(z, 0, raw))
@@ -692,7 +697,7 @@ extern "C" bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mes
     if (!job.Validate())
         return bench_anchor{-1.0, 0, 0};
     bench_timing t = bench_measure(skin_run, &c, p->samples, p->sample_s, false);
-    bench_anchor a = {1e9 * t.median / (double)n, 0, 0};
+    bench_anchor a = {1e9 * t.median / (double)n, 0, 0, 0};
     /* rune's linear blending on the same vertices */
     std::vector<float> rune_p(3 * n);
     rune_skin_job r = {};

@@ -28,10 +28,24 @@ typedef enum bench_ozz_work {
     BENCH_OZZ_LOCAL_TO_MODEL  /**< LocalToModelJob, ns a joint */
 } bench_ozz_work;
 
+/** What a kernel row's timed loop wrote, for the same-result check:
+ * `sample` gives the timed sampler's pose at time t (sampling rows);
+ * `pose` and `matrices` are the pose and matrices the timed loop left
+ * (finished-pose rows). Where NULL, the check uses rune's reference
+ * sampler, mixer or matrices. */
+typedef struct bench_timed {
+    void (*sample)(void *ctx, float t, rune_pose *out);
+    void *ctx;
+    const rune_pose *pose;
+    const rune_mat4 *matrices;
+} bench_timed;
+
 /** One kernel row's work done by ozz; agreement: every joint's local
- * transform (or model matrix) within 1e-3 of rune's, over 64 sampled
- * times (16 frames of the blend, one pose otherwise). */
-bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work);
+ * transform (or model matrix) within 1e-3 of what rune's timed loop
+ * wrote (`timed`), over 64 sampled times (16 frames of the blend, one
+ * pose otherwise); bytes: the ozz animation's size (sampling rows). */
+bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work,
+                              const bench_timed *timed);
 /** The clip crowd with the caller alone: `count` characters each sampling
  * clips 0 and 1 (weights 1 and 1/2, bench_crowds.c's start times),
  * blending them and computing model matrices, in ms a frame; agreement:

@@ -4,7 +4,7 @@
 
 const char *bench_ozz_name(void) { return NULL; }
 
-static bench_anchor none(void) { return (bench_anchor){-1.0, 0, 0}; }
+static bench_anchor none(void) { return (bench_anchor){-1.0, 0, 0, 0}; }
 
 bench_anchor bench_ozz_two_bone(const bench_plan *p, const rune_ik_two_bone_job *jobs, size_t n)
 {
@@ -18,9 +18,10 @@ bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job *jobs, siz
     return none();
 }
 
-bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work)
+bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_ozz_work work,
+                              const bench_timed *timed)
 {
-    (void)p, (void)s, (void)work;
+    (void)p, (void)s, (void)work, (void)timed;
     return none();
 }
 

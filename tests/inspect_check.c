@@ -4,7 +4,9 @@
  * against `rune eval --model` at that frame; then takes a screenshot and
  * checks it is not blank. Exit 77 (CTest: skipped, not passed) when no
  * chromium is installed (setup.sh --dev installs it).
- *   inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME */
+ * With "mesh", a second screenshot with the meshes hidden must show less
+ * drawn (the skinned mesh covers more than the stick figure).
+ *   inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME [mesh] */
 #define _POSIX_C_SOURCE 200809L
 #include <cairo.h>
 #include <jansson.h>
@@ -46,6 +48,29 @@ static int run(const char *cmd)
 
 /* The share of pixels unlike the top-left one: a page that drew nothing is
  * one colour. */
+/* The share of pixels two screenshots of one size differ in (-1: not
+ * both readable, or of different sizes). */
+static double differing_share(const char *a_png, const char *b_png)
+{
+    cairo_surface_t *a = cairo_image_surface_create_from_png(a_png), *b = cairo_image_surface_create_from_png(b_png);
+    double share = -1;
+    if (cairo_surface_status(a) == CAIRO_STATUS_SUCCESS && cairo_surface_status(b) == CAIRO_STATUS_SUCCESS &&
+        cairo_image_surface_get_width(a) == cairo_image_surface_get_width(b) &&
+        cairo_image_surface_get_height(a) == cairo_image_surface_get_height(b)) {
+        int w = cairo_image_surface_get_width(a), h = cairo_image_surface_get_height(a);
+        int sa = cairo_image_surface_get_stride(a), sb = cairo_image_surface_get_stride(b);
+        const unsigned char *da = cairo_image_surface_get_data(a), *db = cairo_image_surface_get_data(b);
+        size_t differ = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                differ += memcmp(da + (size_t)y * (size_t)sa + 4 * (size_t)x, db + (size_t)y * (size_t)sb + 4 * (size_t)x, 4) != 0;
+        share = (double)differ / ((double)w * h);
+    }
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    return share;
+}
+
 static double drawn_share(const char *png)
 {
     cairo_surface_t *s = cairo_image_surface_create_from_png(png);
@@ -71,8 +96,8 @@ static double drawn_share(const char *png)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6)
-        return fail("usage: inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME", NULL);
+    if (argc != 6 && argc != 7)
+        return fail("usage: inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME [mesh]", NULL);
     const char *rune = argv[1], *chromium = argv[2], *scn = argv[3], *dir = argv[4];
     long frame = atol(argv[5]);
     if (!chromium[0] || access(chromium, X_OK) != 0) {
@@ -140,6 +165,18 @@ int main(int argc, char **argv)
     printf("inspect_check: screenshot %s: %.1f%% of pixels drawn\n", shot, 100 * share);
     if (share < 0.02)
         return fail("the screenshot is blank: ", shot);
+    if (argc > 6 && strcmp(argv[6], "mesh") == 0) { /* the skinned mesh covers more than the stick figure */
+        char bare[1100];
+        snprintf(bare, sizeof bare, "%s/bare.png", dir);
+        snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' "
+                 "'file://%s#frame=%ld&mesh=0' >/dev/null 2>&1", chromium, browser, dir, bare, page, frame);
+        if (run(cmd))
+            return 1;
+        double added = differing_share(shot, bare);
+        printf("inspect_check: the mesh changes %.2f%% of the page's pixels\n", 100 * added);
+        if (!(added > 0.01))
+            return fail("the mesh adds nothing to the view: ", shot);
+    }
     json_decref(probe);
     json_decref(ev);
     free(html);

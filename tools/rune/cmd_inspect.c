@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "json_out.h"
 #include "timeline.h"
+#include "eval_meshes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +17,11 @@
 static const char usage[] =
     "usage: rune inspect FILE|- -o OUT.html [--frames A:B] [--clip NAME] [--force] [--strict] [--quiet]\n"
     "  Writes one self-contained HTML page (no network) to explore a scenario, a .rune asset\n"
-    "  or an asset rune import reads (its first clip, or --clip): a 3D skeleton view (drag to orbit,\n"
-    "  wheel to zoom), a scrub bar and play/pause at the scenario's dt, and panels of\n"
-    "  weights, graph states, signals, joint rotation and coverage linked to the scrub\n"
-    "  position (hover for values, click to seek). OUT.html#frame=N opens at frame N.\n"
+    "  or an asset rune import reads (its first clip, or --clip): a 3D view of the skeleton and\n"
+    "  its skinned meshes (drag to orbit, wheel to zoom), a scrub bar and play/pause at the\n"
+    "  scenario's dt, and panels of weights, graph states, signals, joint rotation and coverage\n"
+    "  linked to the scrub position (hover for values, click to seek). OUT.html#frame=N opens at\n"
+    "  frame N (&mesh=0: meshes hidden).\n"
     "  --frames A:B   keep frames A to B-1 (A: to the end)\n"
     "  --clip NAME    of an asset, play the clip NAME (default: the first)\n"
     "  --force        overwrite OUT if it exists\n"
@@ -56,7 +58,44 @@ static void floats(FILE *f, const float *v, size_t n, size_t stride)
     fputc(']', f);
 }
 
-static void write_data(FILE *f, const timeline *t)
+static void uints(FILE *f, const void *v, size_t n, int bytes)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%u", i ? "," : "",
+                bytes == 2 ? (unsigned)((const uint16_t *)v)[i] : (unsigned)((const uint32_t *)v)[i]);
+    fputc(']', f);
+}
+
+/* The skinned meshes (bind pose, triangles, influences, binds) and, with
+ * them, every frame's model matrices: the page skins the mesh itself. */
+static void write_meshes(FILE *f, const timeline *t, const rune_mesh *meshes, size_t count)
+{
+    fputs(",\n\"meshes\":[", f);
+    for (size_t i = 0; i < count; i++) {
+        const rune_mesh *m = &meshes[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        str(f, m->name ? m->name : "");
+        fputs(",\"positions\":", f);
+        floats(f, m->positions, 3 * m->vertex_count, 1);
+        fputs(",\"indices\":", f);
+        uints(f, m->indices, 3 * m->triangle_count, 4);
+        fprintf(f, ",\"influences\":%u,\"joints\":", (unsigned)m->influences);
+        uints(f, m->joints, m->influences * m->vertex_count, 2);
+        fputs(",\"weights\":", f);
+        floats(f, m->weights, m->influences * m->vertex_count, 1);
+        fputs(",\"bind_joints\":[", f);
+        for (size_t b = 0; b < m->bind_count; b++)
+            fprintf(f, "%s%d", b ? "," : "", (int)m->bind_joints[b]);
+        fputs("],\"inverse_binds\":", f);
+        floats(f, m->inverse_binds[0].m, 16 * m->bind_count, 1);
+        fputc('}', f);
+    }
+    fputs("],\n\"model\":", f);
+    floats(f, count ? t->model : NULL, count ? 12 * t->frames * t->joints : 0, 1);
+}
+
+static void write_data(FILE *f, const timeline *t, const rune_mesh *meshes, size_t mesh_count)
 {
     size_t J = t->joints, F = t->frames, cells = F * J;
     fputs("{\"title\":", f);
@@ -206,7 +245,9 @@ static void write_data(FILE *f, const timeline *t)
         str(f, e->value);
         fputc('}', f);
     }
-    fputs("]}", f);
+    fputc(']', f);
+    write_meshes(f, t, meshes, mesh_count);
+    fputc('}', f);
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -239,10 +280,18 @@ int cmd_inspect(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
+    /* the meshes of what is inspected, when it has any (a mesh that
+     * cannot be read only leaves the page without it) */
+    char ignored[512];
+    int mesh_rc = 0;
+    size_t mesh_count = 0;
+    eval_meshes *meshes = eval_meshes_open(file, s, 1, RUNE_SKIN_LINEAR, false, ignored, sizeof ignored, &mesh_rc);
+    const rune_mesh *mesh_list = meshes ? eval_meshes_list(meshes, &mesh_count) : NULL;
     static const char mark[] = "/*RUNE_DATA*/";
     const char *at = strstr(inspect_page, mark);
     fwrite(inspect_page, 1, (size_t)(at - inspect_page), o.f);
-    write_data(o.f, &t);
+    write_data(o.f, &t, mesh_list, mesh_count);
+    eval_meshes_close(meshes);
     fputs(at + strlen(mark), o.f);
     rc = cli_output_commit(&o, msg, sizeof msg);
     if (rc)

@@ -29,6 +29,12 @@ struct eval_meshes {
     size_t max_vertices, max_binds, max_morphs;
 };
 
+const rune_mesh *eval_meshes_list(const eval_meshes *m, size_t *count)
+{
+    *count = m->count;
+    return m->meshes;
+}
+
 void eval_meshes_close(eval_meshes *m)
 {
     if (!m)

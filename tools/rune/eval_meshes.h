@@ -22,5 +22,7 @@ eval_meshes *eval_meshes_open(const char *file, const rune_scenario *s, size_t e
  * matrices for the next. False when a skinning job fails. */
 bool eval_meshes_frame(eval_meshes *m, const rune_frame_report *r, FILE *f);
 void eval_meshes_close(eval_meshes *m);
+/* The meshes found (owned by m) and how many. */
+const rune_mesh *eval_meshes_list(const eval_meshes *m, size_t *count);
 
 #endif

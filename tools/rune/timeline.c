@@ -39,6 +39,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->rest = calloc(j + 1, sizeof *t->rest);
     t->rest_s = calloc(j + 1, sizeof *t->rest_s);
     t->pos = calloc(cells, sizeof *t->pos);
+    t->model = calloc(12 * cells, sizeof *t->model);
     t->local_t = calloc(cells, sizeof *t->local_t);
     t->local_r = calloc(cells, sizeof *t->local_r);
     t->local_s = calloc(cells, sizeof *t->local_s);
@@ -52,7 +53,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->curve_names = calloc(curves + 1, sizeof *t->curve_names);
     t->curve = calloc(t->frames * curves + 1, sizeof *t->curve);
     t->curve_cov = calloc(t->frames * curves + 1, sizeof *t->curve_cov);
-    if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->local_t || !t->local_r ||
+    if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->model || !t->local_t || !t->local_r ||
         !t->local_s || !t->angle || !t->coverage || !t->root || !t->inertia || !t->series || !t->curve_names || !t->curve ||
         !t->curve_cov)
         return false;
@@ -355,8 +356,13 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     /* model positions from the matrices: what a renderer skins with,
      * scale included */
     rune_rig_model_matrices(r->rig, r->pose, c->mats);
-    for (size_t j = 0; j < J; j++)
+    for (size_t j = 0; j < J; j++) {
         t->pos[f * J + j] = rune_v3(c->mats[j].m[12], c->mats[j].m[13], c->mats[j].m[14]);
+        float *m = &t->model[12 * (f * J + j)];
+        for (int col = 0; col < 4; col++)
+            for (int e = 0; e < 3; e++)
+                m[3 * col + e] = c->mats[j].m[4 * col + e];
+    }
     for (size_t k = 0; k < t->curve_count && k < r->pose->curve_count; k++) {
         t->curve[f * t->curve_count + k] = r->pose->curve[k];
         t->curve_cov[f * t->curve_count + k] = r->pose->curve_cov[k];
@@ -435,7 +441,7 @@ int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t l
 void timeline_free(timeline *t)
 {
     free(t->parent), free(t->joint_names), free(t->rest), free(t->rest_s);
-    free(t->pos), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
+    free(t->pos), free(t->model), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
     free(t->root), free(t->inertia), free(t->series), free(t->events);
     free(t->curve_names), free(t->curve), free(t->curve_cov);
     for (size_t i = 0; i < t->layer_count; i++) {

@@ -74,6 +74,7 @@ typedef struct timeline {
     bool scaled;        /* the scenario uses scale */
     /* frames x joints */
     rune_vec3 *pos;     /* model-space position */
+    float *model;       /* frames x joints x 12: each model matrix's columns 0-2 and translation */
     rune_vec3 *local_t; /* local pose */
     rune_quat *local_r;
     rune_vec3 *local_s;

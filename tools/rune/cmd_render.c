@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "commands.h"
 #include "render_sheet.h"
+#include "eval_meshes.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -23,6 +24,7 @@ static const char usage[] =
     "    root         the root-motion path from above, with headings\n"
     "    blend        blend spaces: samples, the parameter path, mean weights\n"
     "    coverage     joints x frames heat map\n"
+    "    mesh         the skinned meshes' silhouettes, front and side, at the snapshots' frames\n"
     "  -o OUT          PNG or SVG by the extension; written whole or not at all\n"
     "  --panels LIST   comma-separated panels (default: those with something to show)\n"
     "  --snapshots N   skeleton snapshots per row (1..64, default 6; never more than frames)\n"
@@ -124,6 +126,12 @@ int cmd_render(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
+    /* the meshes of what is drawn, when it has any */
+    char ignored[512];
+    int mesh_rc = 0;
+    eval_meshes *meshes = eval_meshes_open(file, s, 1, RUNE_SKIN_LINEAR, false, ignored, sizeof ignored, &mesh_rc);
+    if (meshes)
+        t.meshes = eval_meshes_list(meshes, &t.mesh_count);
     if (joints)
         rc = find_joints(&t, joints, &opts, msg, sizeof msg);
     for (int p = 0; !panels && p < PANEL_COUNT; p++)
@@ -139,6 +147,7 @@ int cmd_render(int argc, char **argv)
     if (rc)
         cli_error("%s", msg);
     timeline_free(&t);
+    eval_meshes_close(meshes);
     rune_scenario_destroy(s);
     return rc;
 }

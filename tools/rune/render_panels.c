@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TAU 6.283185307179586
@@ -32,6 +33,19 @@ static void clip_to(cairo_t *cr, box b)
 /* The axes to look along: up is the axis the skeleton spans most over
  * the clip (Y for most rigs, Z for a Collada Z-up one), the front view's
  * horizontal the next, the side view's the least. */
+/* The axes a drawing of extent lo..hi is seen on: Y up unless the
+ * extent is flat in Y, the wider of the other two across the front. */
+static void axes_of(const double lo[3], const double hi[3], int *up, int *front, int *side)
+{
+    double ext[3];
+    for (int a = 0; a < 3; a++)
+        ext[a] = hi[a] - lo[a];
+    *up = ext[1] >= 0.5 * fmax(ext[0], ext[2]) ? 1 : (ext[2] > ext[0] ? 2 : 0);
+    int a = (*up + 1) % 3, b = (*up + 2) % 3;
+    *front = ext[a] >= ext[b] ? a : b;
+    *side = *front == a ? b : a;
+}
+
 static void view_axes(const timeline *t, int *up, int *front, int *side, double lo[3], double hi[3])
 {
     for (int a = 0; a < 3; a++)
@@ -47,16 +61,10 @@ static void view_axes(const timeline *t, int *up, int *front, int *side, double 
                 double v = axis_of(t->source_pos[f * t->source_joints + j], a);
                 lo[a] = fmin(lo[a], v), hi[a] = fmax(hi[a], v);
             }
-    double ext[3];
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < 3; a++)
         if (!(hi[a] >= lo[a]))
             lo[a] = -1, hi[a] = 1;
-        ext[a] = hi[a] - lo[a];
-    }
-    *up = ext[1] >= 0.5 * fmax(ext[0], ext[2]) ? 1 : (ext[2] > ext[0] ? 2 : 0); /* Y unless it is flat */
-    int a = (*up + 1) % 3, b = (*up + 2) % 3;
-    *front = ext[a] >= ext[b] ? a : b;
-    *side = *front == a ? b : a;
+    axes_of(lo, hi, up, front, side);
 }
 
 static bool is_leaf(const timeline *t, size_t j)
@@ -105,6 +113,22 @@ static void draw_goals(const sheet *s, size_t f, box b, int ax, int ay, double c
 #undef GY
 }
 
+/* Snapshot k of n: its frame (spread over the run) and its cell in the
+ * row, background drawn. */
+static size_t snapshot_frame(const timeline *t, size_t k, size_t n)
+{
+    return n > 1 ? (size_t)llround((double)k * (double)(t->frames - 1) / (double)(n - 1)) : 0;
+}
+
+static box snapshot_cell(cairo_t *cr, box row, size_t k, double cell)
+{
+    box b = {row.x + (double)k * cell, row.y, cell, row.h};
+    cairo_set_source_rgb(cr, 0.965, 0.965, 0.975);
+    cairo_rectangle(cr, b.x + 2, b.y, b.w - 4, b.h);
+    cairo_fill(cr);
+    return b;
+}
+
 static void skeleton_row(const sheet *s, box row, int ax, int ay, const double lo[3], const double hi[3],
                          const char *label)
 {
@@ -121,11 +145,8 @@ static void skeleton_row(const sheet *s, box row, int ax, int ay, const double l
     sheet_text(cr, row.x, row.y - 6, 13, label);
     bool label_all = t->joints <= 12;
     for (size_t i = 0; i < n; i++) {
-        size_t f = n > 1 ? (size_t)llround((double)i * (double)(t->frames - 1) / (double)(n - 1)) : 0;
-        box b = {row.x + (double)i * cell, row.y, cell, row.h};
-        cairo_set_source_rgb(cr, 0.965, 0.965, 0.975);
-        cairo_rectangle(cr, b.x + 2, b.y, b.w - 4, b.h);
-        cairo_fill(cr);
+        size_t f = snapshot_frame(t, i, n);
+        box b = snapshot_cell(cr, row, i, cell);
         if (t->frames == 0)
             continue;
         const rune_vec3 *p = &t->pos[f * t->joints];
@@ -190,6 +211,124 @@ static void draw_skeleton(const sheet *s, box b)
     row.y += b.h / 2 + 14;
     snprintf(label, sizeof label, "side (%c right, %c up)", axis_name[side], axis_name[up]);
     skeleton_row(s, row, side, up, lo, hi, label);
+}
+
+/* ---- mesh silhouettes -------------------------------------------------------- */
+
+/* Mesh i skinned at frame f (linear blending, rune_skin_run) into out (3
+ * floats a vertex); false when out of memory or the job fails. */
+static bool skinned(const timeline *t, size_t i, size_t f, float *out)
+{
+    const rune_mesh *m = &t->meshes[i];
+    rune_mat4 *model = malloc((t->joints + 1) * sizeof *model), *palette = malloc((m->bind_count + 1) * sizeof *palette);
+    bool fine = model && palette;
+    for (size_t j = 0; fine && j < t->joints; j++) {
+        const float *e = &t->model[12 * (f * t->joints + j)];
+        float *d = model[j].m;
+        for (int col = 0; col < 4; col++) {
+            for (int r = 0; r < 3; r++)
+                d[4 * col + r] = e[3 * col + r];
+            d[4 * col + 3] = col == 3 ? 1.0f : 0.0f;
+        }
+    }
+    if (fine) {
+        rune_mesh_skinning_matrices(m, model, palette);
+        rune_skin_job job = {0};
+        job.method = RUNE_SKIN_LINEAR, job.vertex_count = m->vertex_count, job.influences = m->influences;
+        job.joints = m->joints, job.weights = m->weights, job.matrices = palette, job.palette_count = m->bind_count;
+        job.positions = m->positions, job.out_positions = out;
+        fine = rune_skin_run(&job, NULL) == RUNE_OK;
+    }
+    free(model), free(palette);
+    return fine;
+}
+
+/* The meshes' extent over the snapshot frames (lo/hi per axis). */
+static void mesh_bounds(const timeline *t, size_t n, float *scratch, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        size_t f = snapshot_frame(t, k, n);
+        for (size_t i = 0; i < t->mesh_count; i++)
+            if (skinned(t, i, f, scratch))
+                for (size_t v = 0; v < t->meshes[i].vertex_count; v++)
+                    for (int a = 0; a < 3; a++)
+                        lo[a] = fmin(lo[a], scratch[3 * v + a]), hi[a] = fmax(hi[a], scratch[3 * v + a]);
+    }
+    for (int a = 0; a < 3; a++)
+        if (!(hi[a] >= lo[a]))
+            lo[a] = -1, hi[a] = 1;
+}
+
+static void mesh_row(const sheet *s, box row, int ax, int ay, const double lo[3], const double hi[3], size_t n,
+                     float *scratch, const char *label)
+{
+    const timeline *t = s->t;
+    cairo_t *cr = s->cr;
+    double cell = row.w / (double)n, span = fmax(fmax(hi[ax] - lo[ax], hi[ay] - lo[ay]), 1e-6);
+    double scale = 0.86 * fmin(cell, row.h - 20) / span, cx = (lo[ax] + hi[ax]) / 2, cy = (lo[ay] + hi[ay]) / 2;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    sheet_text(cr, row.x, row.y - 6, 13, label);
+    for (size_t k = 0; k < n; k++) {
+        size_t f = snapshot_frame(t, k, n);
+        box b = snapshot_cell(cr, row, k, cell);
+        cairo_set_source_rgb(cr, 0.42, 0.42, 0.48);
+        for (size_t i = 0; i < t->mesh_count; i++) {
+            const rune_mesh *m = &t->meshes[i];
+            if (!skinned(t, i, f, scratch))
+                continue;
+            for (size_t tri = 0; tri < m->triangle_count; tri++) {
+                double x[3], y[3];
+                for (int c = 0; c < 3; c++) {
+                    const float *p = &scratch[3 * m->indices[3 * tri + (size_t)c]];
+                    x[c] = b.x + b.w / 2 + (p[ax] - cx) * scale, y[c] = b.y + (b.h - 16) / 2 - (p[ay] - cy) * scale;
+                }
+                /* every triangle wound one way, so the fill is their union (front
+                 * and back faces would cancel under the winding rule) */
+                bool flip = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]) < 0;
+                cairo_move_to(cr, x[0], y[0]);
+                cairo_line_to(cr, x[flip ? 2 : 1], y[flip ? 2 : 1]);
+                cairo_line_to(cr, x[flip ? 1 : 2], y[flip ? 1 : 2]);
+                cairo_close_path(cr);
+            }
+            cairo_fill(cr); /* the silhouette */
+        }
+        char when[48];
+        snprintf(when, sizeof when, "frame %zu", t->first_frame + f);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        sheet_text(cr, b.x + 6, b.y + b.h - 4, 10, when);
+    }
+}
+
+/* The skinned meshes' silhouettes, front and side, at the snapshots'
+ * frames, framed on the meshes themselves. */
+static void draw_mesh(const sheet *s, box b)
+{
+    static const char axis_name[3] = {'X', 'Y', 'Z'};
+    const timeline *t = s->t;
+    size_t n = (size_t)s->o->snapshots, most = 0;
+    if (n > t->frames)
+        n = t->frames ? t->frames : 1;
+    for (size_t i = 0; i < t->mesh_count; i++)
+        most = t->meshes[i].vertex_count > most ? t->meshes[i].vertex_count : most;
+    float *scratch = malloc((3 * most + 1) * sizeof *scratch);
+    if (!scratch || !t->frames) {
+        free(scratch);
+        return;
+    }
+    double lo[3], hi[3];
+    int up, front, side;
+    mesh_bounds(t, n, scratch, lo, hi);
+    axes_of(lo, hi, &up, &front, &side);
+    box row = {16, b.y, s->legend_x + s->legend_w - 16, b.h / 2 - 14};
+    char label[64];
+    snprintf(label, sizeof label, "skinned meshes, front (%c right, %c up)", axis_name[front], axis_name[up]);
+    mesh_row(s, row, front, up, lo, hi, n, scratch, label);
+    row.y += b.h / 2 + 14;
+    snprintf(label, sizeof label, "side (%c right, %c up)", axis_name[side], axis_name[up]);
+    mesh_row(s, row, side, up, lo, hi, n, scratch, label);
+    free(scratch);
 }
 
 /* ---- time plots ----------------------------------------------------------- */
@@ -762,6 +901,7 @@ double panel_height(const sheet *s, sheet_panel p)
     const timeline *t = s->t;
     switch (p) {
     case PANEL_SKELETON: return 520;
+    case PANEL_MESH: return 520;
     case PANEL_STATES: return 34.0 * (double)state_bands(t) + 10;
     case PANEL_EVENTS: return 36.0 * (double)event_sources(t, NULL) + 10;
     case PANEL_ROOT: return 300;
@@ -775,6 +915,7 @@ void panel_draw(const sheet *s, sheet_panel p, box b)
 {
     switch (p) {
     case PANEL_SKELETON: draw_skeleton(s, b); break;
+    case PANEL_MESH: draw_mesh(s, b); break;
     case PANEL_ROTATION: joint_plot(s, b, rotation_of, "joint rotation angle (local, from rest)", " deg"); break;
     case PANEL_TRANSLATION: joint_plot(s, b, translation_of, "joint translation (local distance from rest)", ""); break;
     case PANEL_WEIGHTS: draw_weights(s, b); break;

@@ -10,7 +10,7 @@
 
 static const char *const panel_names[PANEL_COUNT] = {"skeleton", "rotation", "translation", "weights",  "states",
                                                      "events",   "root",     "blend",       "coverage", "controls",
-                                                     "curves"};
+                                                     "curves",   "mesh"};
 
 int sheet_panel_from_name(const char *name)
 {
@@ -35,6 +35,8 @@ bool sheet_panel_useful(const timeline *t, sheet_panel p)
         return t->control_count > 0;
     case PANEL_CURVES:
         return t->curve_count > 0;
+    case PANEL_MESH:
+        return t->mesh_count > 0 && t->frames > 0;
     case PANEL_WEIGHTS:
         return t->series_count > 1 || t->layer_count > 0; /* one clip at 1 says nothing */
     case PANEL_ROOT:

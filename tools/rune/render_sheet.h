@@ -27,6 +27,7 @@ typedef enum sheet_panel {
     PANEL_COVERAGE,
     PANEL_CONTROLS,
     PANEL_CURVES,
+    PANEL_MESH,
     PANEL_COUNT
 } sheet_panel;
 

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "rune/io.h"
+#include "rune/skin.h"
 
 #define TL_NAME 96
 #define TL_MAX_SERIES 32  /* weight series: plays and blend samples */
@@ -75,6 +76,8 @@ typedef struct timeline {
     /* frames x joints */
     rune_vec3 *pos;     /* model-space position */
     float *model;       /* frames x joints x 12: each model matrix's columns 0-2 and translation */
+    const rune_mesh *meshes; /* skinned meshes to draw (the caller's), and how many */
+    size_t mesh_count;
     rune_vec3 *local_t; /* local pose */
     rune_quat *local_r;
     rune_vec3 *local_s;

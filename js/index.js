@@ -52,6 +52,24 @@ class Rune {
     return new Float32Array(this._M.HEAPF32.buffer, ptr, count);
   }
 
+  // Calls a module function with its string arguments copied into the
+  // module's memory for the call.
+  _call(fn, ...args) {
+    const M = this._M, strings = [];
+    const cargs = args.map((a) => {
+      if (typeof a !== 'string') return a;
+      const bytes = M.lengthBytesUTF8(a) + 1, ptr = M._malloc(bytes);
+      M.stringToUTF8(a, ptr, bytes);
+      strings.push(ptr);
+      return ptr;
+    });
+    try {
+      return fn(...cargs);
+    } finally {
+      strings.forEach((p) => M._free(p));
+    }
+  }
+
   /** A library from a .rune file's bytes (Uint8Array or ArrayBuffer). */
   loadAsset(bytes) {
     const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -124,19 +142,7 @@ class Library {
     const where = `graph "${desc?.id}"`;
     if (!desc || typeof desc.id !== 'string' || !desc.id) throw new RuneError('graph: "id" is required');
     if (this.graphs.includes(desc.id)) throw new RuneError(`${where}: a graph of that id exists`);
-    const call = (fn, ...args) => {
-      const strings = [];
-      const cargs = args.map((a) => {
-        if (typeof a !== 'string') return a;
-        const bytes = M.lengthBytesUTF8(a) + 1, ptr = M._malloc(bytes);
-        M.stringToUTF8(a, ptr, bytes);
-        strings.push(ptr);
-        return ptr;
-      });
-      const r = fn(...cargs);
-      strings.forEach((p) => M._free(p));
-      return r;
-    };
+    const call = (fn, ...args) => rune._call(fn, ...args);
     M._rjs_graph_begin(lib);
     let done = false;
     try {
@@ -266,13 +272,8 @@ class Character {
   }
 
   _param(name, value, trigger) {
-    const M = this._M;
-    const bytes = M.lengthBytesUTF8(name) + 1;
-    const ptr = M._malloc(bytes);
-    M.stringToUTF8(name, ptr, bytes);
-    const took = M._rjs_char_set_param(this._live(), ptr, value, trigger ? 1 : 0);
-    M._free(ptr);
-    if (!took) this._lib._rune._fail();
+    const rune = this._lib._rune;
+    if (!rune._call(this._M._rjs_char_set_param, this._live(), name, value, trigger ? 1 : 0)) rune._fail();
   }
 
   /** Sets a parameter of the character's graphs by name. */

@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "json_out.h"
 #include "timeline.h"
-#include "eval_meshes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -69,8 +68,10 @@ static void uints(FILE *f, const void *v, size_t n, int bytes)
 
 /* The skinned meshes (bind pose, triangles, influences, binds) and, with
  * them, every frame's model matrices: the page skins the mesh itself. */
-static void write_meshes(FILE *f, const timeline *t, const rune_mesh *meshes, size_t count)
+static void write_meshes(FILE *f, const timeline *t)
 {
+    const rune_mesh *meshes = t->meshes;
+    size_t count = t->mesh_count;
     fputs(",\n\"meshes\":[", f);
     for (size_t i = 0; i < count; i++) {
         const rune_mesh *m = &meshes[i];
@@ -95,7 +96,7 @@ static void write_meshes(FILE *f, const timeline *t, const rune_mesh *meshes, si
     floats(f, count ? t->model : NULL, count ? 12 * t->frames * t->joints : 0, 1);
 }
 
-static void write_data(FILE *f, const timeline *t, const rune_mesh *meshes, size_t mesh_count)
+static void write_data(FILE *f, const timeline *t)
 {
     size_t J = t->joints, F = t->frames, cells = F * J;
     fputs("{\"title\":", f);
@@ -246,7 +247,7 @@ static void write_data(FILE *f, const timeline *t, const rune_mesh *meshes, size
         fputc('}', f);
     }
     fputc(']', f);
-    write_meshes(f, t, meshes, mesh_count);
+    write_meshes(f, t);
     fputc('}', f);
 }
 
@@ -280,18 +281,10 @@ int cmd_inspect(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
-    /* the meshes of what is inspected, when it has any (a mesh that
-     * cannot be read only leaves the page without it) */
-    char ignored[512];
-    int mesh_rc = 0;
-    size_t mesh_count = 0;
-    eval_meshes *meshes = eval_meshes_open(file, s, 1, RUNE_SKIN_LINEAR, false, ignored, sizeof ignored, &mesh_rc);
-    const rune_mesh *mesh_list = meshes ? eval_meshes_list(meshes, &mesh_count) : NULL;
     static const char mark[] = "/*RUNE_DATA*/";
     const char *at = strstr(inspect_page, mark);
     fwrite(inspect_page, 1, (size_t)(at - inspect_page), o.f);
-    write_data(o.f, &t, mesh_list, mesh_count);
-    eval_meshes_close(meshes);
+    write_data(o.f, &t);
     fputs(at + strlen(mark), o.f);
     rc = cli_output_commit(&o, msg, sizeof msg);
     if (rc)

@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "commands.h"
 #include "render_sheet.h"
-#include "eval_meshes.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -126,12 +125,6 @@ int cmd_render(int argc, char **argv)
         cli_error("%s", msg);
         return rc;
     }
-    /* the meshes of what is drawn, when it has any */
-    char ignored[512];
-    int mesh_rc = 0;
-    eval_meshes *meshes = eval_meshes_open(file, s, 1, RUNE_SKIN_LINEAR, false, ignored, sizeof ignored, &mesh_rc);
-    if (meshes)
-        t.meshes = eval_meshes_list(meshes, &t.mesh_count);
     if (joints)
         rc = find_joints(&t, joints, &opts, msg, sizeof msg);
     for (int p = 0; !panels && p < PANEL_COUNT; p++)
@@ -147,7 +140,6 @@ int cmd_render(int argc, char **argv)
     if (rc)
         cli_error("%s", msg);
     timeline_free(&t);
-    eval_meshes_close(meshes);
     rune_scenario_destroy(s);
     return rc;
 }

@@ -4,6 +4,7 @@
  * graph layer or blend space is given its arrays the first frame it plays. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "timeline.h"
+#include "eval_meshes.h"
 #include "cli.h"
 #include "rune/asset.h"
 #include "rune/import.h"
@@ -39,7 +40,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->rest = calloc(j + 1, sizeof *t->rest);
     t->rest_s = calloc(j + 1, sizeof *t->rest_s);
     t->pos = calloc(cells, sizeof *t->pos);
-    t->model = calloc(12 * cells, sizeof *t->model);
+    t->model = t->mesh_count ? calloc(12 * cells, sizeof *t->model) : NULL;
     t->local_t = calloc(cells, sizeof *t->local_t);
     t->local_r = calloc(cells, sizeof *t->local_r);
     t->local_s = calloc(cells, sizeof *t->local_s);
@@ -53,7 +54,7 @@ static bool alloc_rig(timeline *t, const rune_rig *rig)
     t->curve_names = calloc(curves + 1, sizeof *t->curve_names);
     t->curve = calloc(t->frames * curves + 1, sizeof *t->curve);
     t->curve_cov = calloc(t->frames * curves + 1, sizeof *t->curve_cov);
-    if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || !t->model || !t->local_t || !t->local_r ||
+    if (!t->parent || !t->joint_names || !t->rest || !t->rest_s || !t->pos || (t->mesh_count && !t->model) || !t->local_t || !t->local_r ||
         !t->local_s || !t->angle || !t->coverage || !t->root || !t->inertia || !t->series || !t->curve_names || !t->curve ||
         !t->curve_cov)
         return false;
@@ -358,8 +359,8 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
     rune_rig_model_matrices(r->rig, r->pose, c->mats);
     for (size_t j = 0; j < J; j++) {
         t->pos[f * J + j] = rune_v3(c->mats[j].m[12], c->mats[j].m[13], c->mats[j].m[14]);
-        float *m = &t->model[12 * (f * J + j)];
-        for (int col = 0; col < 4; col++)
+        float *m = t->model ? &t->model[12 * (f * J + j)] : NULL;
+        for (int col = 0; m && col < 4; col++)
             for (int e = 0; e < 3; e++)
                 m[3 * col + e] = c->mats[j].m[4 * col + e];
     }
@@ -396,7 +397,6 @@ static rune_status on_frame(void *user, const rune_frame_report *r)
 int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t last, const char *progress,
                      char *msg, size_t msg_size)
 {
-    memset(t, 0, sizeof *t);
     t->title = s->file;
     t->dt = s->dt;
     t->scaled = s->uses_scale;
@@ -441,6 +441,7 @@ int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t l
 void timeline_free(timeline *t)
 {
     free(t->parent), free(t->joint_names), free(t->rest), free(t->rest_s);
+    eval_meshes_close(t->mesh_source);
     free(t->pos), free(t->model), free(t->local_t), free(t->local_r), free(t->local_s), free(t->angle), free(t->coverage);
     free(t->root), free(t->inertia), free(t->series), free(t->events);
     free(t->curve_names), free(t->curve), free(t->curve_cov);
@@ -620,6 +621,12 @@ int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s
         *s = NULL;
         return rc;
     }
+    /* a mesh that cannot be read only leaves the drawing without it */
+    char ignored[512];
+    int mesh_rc = 0;
+    t->mesh_source = eval_meshes_open(in->file, *s, 1, RUNE_SKIN_LINEAR, false, ignored, sizeof ignored, &mesh_rc);
+    if (t->mesh_source)
+        t->meshes = eval_meshes_list(t->mesh_source, &t->mesh_count);
     if ((rc = timeline_collect(t, *s, in->first, in->last, progress, msg, msg_size))) {
         cli_output_abort(o);
         timeline_free(t);

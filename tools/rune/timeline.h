@@ -75,9 +75,10 @@ typedef struct timeline {
     bool scaled;        /* the scenario uses scale */
     /* frames x joints */
     rune_vec3 *pos;     /* model-space position */
-    float *model;       /* frames x joints x 12: each model matrix's columns 0-2 and translation */
-    const rune_mesh *meshes; /* skinned meshes to draw (the caller's), and how many */
+    float *model;       /* with meshes: frames x joints x 12, each model matrix's columns 0-2 and translation */
+    const rune_mesh *meshes; /* skinned meshes to draw (timeline_begin finds them), and how many */
     size_t mesh_count;
+    struct eval_meshes *mesh_source; /* what owns them */
     rune_vec3 *local_t; /* local pose */
     rune_quat *local_r;
     rune_vec3 *local_s;
@@ -114,7 +115,9 @@ typedef struct timeline {
     bool *source_live;
 } timeline;
 
-/** Evaluates frames [first, last) of the scenario into t (zeroed first);
+/** Evaluates frames [first, last) of the scenario into t (zeroed by the
+ * caller, its meshes set when it has any: their model matrices are then
+ * kept);
  * 0, or an exit status with a message (3: a non-finite number or out of
  * memory; the run's own failures by cli_exit_for). */
 int timeline_collect(timeline *t, const rune_scenario *s, size_t first, size_t last, const char *progress,
@@ -129,8 +132,9 @@ typedef struct tool_input {
     const char *clip;   /* --clip: the asset's clip to play, or NULL (the first) */
 } tool_input;
 
-/** Loads in->file (timeline_load), opens in->out (cli_output_open) and
- * collects the frames. On failure: the exit status with a message, and
+/** Loads in->file (timeline_load), opens in->out (cli_output_open),
+ * collects the frames and finds the skinned meshes of what was loaded
+ * (none when it has none or they cannot be read). On failure: the exit status with a message, and
  * nothing left open or loaded; on success the caller writes o, commits or
  * aborts it, then frees t and s. */
 int timeline_begin(const tool_input *in, const char *progress, rune_scenario **s, cli_output *o,

@@ -177,6 +177,30 @@ static inline rune_mat4 rune_mat4_mul(const rune_mat4 *a, const rune_mat4 *b)
     return r;
 }
 
+/** The inverse of an affine matrix (last row 0 0 0 1), computed in double;
+ * the identity for a singular one. */
+static inline rune_mat4 rune_mat4_affine_inverse(const rune_mat4 *in)
+{
+    const float *m = in->m;
+    double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+    double A = e * i - f * h, B = f * g - d * i, C = d * h - e * g;
+    double det = a * A + b * B + c * C;
+    rune_mat4 o = rune_mat4_identity();
+    if (!(det > 1e-30 || det < -1e-30))
+        return o;
+    double k = 1.0 / det;
+    /* r: the inverse's linear part row by row, the adjugate over det (the
+     * cofactors of column 0 make row 0) */
+    double r[9] = {A * k, (c * h - b * i) * k, (b * f - c * e) * k, B * k, (a * i - c * g) * k, (c * d - a * f) * k,
+                   C * k, (b * g - a * h) * k, (a * e - b * d) * k};
+    for (int row = 0; row < 3; row++) {
+        for (int col = 0; col < 3; col++)
+            o.m[4 * col + row] = (float)r[3 * row + col];
+        o.m[12 + row] = (float)-(r[3 * row] * m[12] + r[3 * row + 1] * m[13] + r[3 * row + 2] * m[14]);
+    }
+    return o;
+}
+
 /** Easing style of a key (the curve from the previous key to this one). */
 typedef enum rune_easing_style {
     RUNE_EASE_LINEAR = 0,

@@ -87,8 +87,7 @@ RJS_API void rjs_lib_destroy(rjs_lib *l)
     free(l);
 }
 
-/* The rest pose's model matrices, inverted (rigid: transpose the
- * rotation, turn the translation back; the rest scale divided out). */
+/* The rest pose's model matrices, inverted. */
 static bool rest_inverses(rjs_lib *l)
 {
     rune_pose rest;
@@ -102,23 +101,8 @@ static bool rest_inverses(rjs_lib *l)
         return false;
     }
     rune_rig_model_matrices(l->rig, &rest, m);
-    for (size_t j = 0; j < l->joints; j++) {
-        const float *a = m[j].m;
-        float *o = l->rest_inverse[j].m;
-        float s[3];
-        for (int c = 0; c < 3; c++) {
-            float len2 = a[4 * c] * a[4 * c] + a[4 * c + 1] * a[4 * c + 1] + a[4 * c + 2] * a[4 * c + 2];
-            s[c] = len2 > 0.0f ? 1.0f / len2 : 0.0f;
-        }
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++)
-                o[4 * c + r] = a[4 * r + c] * s[r];
-        for (int r = 0; r < 3; r++) {
-            o[12 + r] = -(o[r] * a[12] + o[4 + r] * a[13] + o[8 + r] * a[14]);
-            o[4 * r + 3] = 0.0f;
-        }
-        o[15] = 1.0f;
-    }
+    for (size_t j = 0; j < l->joints; j++)
+        l->rest_inverse[j] = rune_mat4_affine_inverse(&m[j]);
     free(m);
     rune_pose_release(&rest);
     return true;
@@ -495,25 +479,6 @@ static const rune_mat4 *matrices_of(rjs_char *c)
     return m;
 }
 
-/* The inverse of an affine matrix (a 3x3 linear part and a translation). */
-static rune_mat4 affine_inverse(const rune_mat4 *a)
-{
-    const float *m = a->m;
-    float c00 = m[5] * m[10] - m[9] * m[6], c01 = m[9] * m[2] - m[1] * m[10], c02 = m[1] * m[6] - m[5] * m[2];
-    float det = m[0] * c00 + m[4] * c01 + m[8] * c02, inv = det != 0.0f ? 1.0f / det : 0.0f;
-    rune_mat4 o = {{0}};
-    float *r = o.m;
-    r[0] = c00 * inv, r[1] = c01 * inv, r[2] = c02 * inv;
-    r[4] = (m[8] * m[6] - m[4] * m[10]) * inv, r[5] = (m[0] * m[10] - m[8] * m[2]) * inv;
-    r[6] = (m[4] * m[2] - m[0] * m[6]) * inv;
-    r[8] = (m[4] * m[9] - m[8] * m[5]) * inv, r[9] = (m[8] * m[1] - m[0] * m[9]) * inv;
-    r[10] = (m[0] * m[5] - m[4] * m[1]) * inv;
-    for (int i = 0; i < 3; i++)
-        r[12 + i] = -(r[i] * m[12] + r[4 + i] * m[13] + r[8 + i] * m[14]);
-    r[15] = 1.0f;
-    return o;
-}
-
 /* Translation, rotation and scale of an affine matrix (columns' lengths
  * as the scale; a mirror flips the first). */
 static void decompose(const rune_mat4 *a, float t[3], float q[4], float s[3])
@@ -578,7 +543,7 @@ RJS_API int rjs_char_local(rjs_char *c)
         int32_t p = rune_rig_parent(c->lib->rig, j);
         rune_mat4 local = m[j];
         if (p >= 0) {
-            rune_mat4 up = affine_inverse(&m[p]);
+            rune_mat4 up = rune_mat4_affine_inverse(&m[p]);
             local = rune_mat4_mul(&up, &m[j]);
         }
         decompose(&local, &c->t[3 * j], &c->r[4 * j], &c->s[3 * j]);

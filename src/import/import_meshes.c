@@ -24,29 +24,6 @@ static rune_mat4 mat_of(const struct aiMatrix4x4 *a)
     return m;
 }
 
-/* Inverse of an affine matrix (last row 0 0 0 1), in double; the identity
- * for a singular one. */
-static rune_mat4 affine_inverse(const rune_mat4 *in)
-{
-    const float *m = in->m;
-    double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
-    double A = e * i - f * h, B = f * g - d * i, C = d * h - e * g;
-    double det = a * A + b * B + c * C;
-    if (!(fabs(det) > 1e-30))
-        return rune_mat4_identity();
-    double k = 1.0 / det;
-    double r[9] = {A * k, B * k, C * k, (c * h - b * i) * k, (a * i - c * g) * k, (b * g - a * h) * k,
-                   (b * f - c * e) * k, (c * d - a * f) * k, (a * e - b * d) * k};
-    /* r holds the inverse row by row: r[0..2] row 0, ... */
-    rune_mat4 o = rune_mat4_identity();
-    for (int row = 0; row < 3; row++)
-        for (int col = 0; col < 3; col++)
-            o.m[4 * col + row] = (float)r[3 * row + col];
-    for (int row = 0; row < 3; row++)
-        o.m[12 + row] = (float)-(r[3 * row] * m[12] + r[3 * row + 1] * m[13] + r[3 * row + 2] * m[14]);
-    return o;
-}
-
 static rune_vec3 unit(rune_vec3 v)
 {
     float d = rune_v3_dot(v, v);
@@ -234,7 +211,7 @@ static bool add_mesh(mesh_builder *b, rune_import *imp, const struct aiMesh *m, 
     }
     if (anchored) { /* joint at rest * inverse bind = the node's world transform */
         int32_t j = anchor >= 0 ? anchor : 0;
-        rune_mat4 joint_inverse = affine_inverse(&b->world[src->node_of_joint[j]]);
+        rune_mat4 joint_inverse = rune_mat4_affine_inverse(&b->world[src->node_of_joint[j]]);
         bind_joints[nb] = j;
         inverse_binds[nb] = rune_mat4_mul(&joint_inverse, &b->world[node]);
         nb++;

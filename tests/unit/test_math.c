@@ -157,6 +157,37 @@ static const ease_case cases[] = {
     {RUNE_EASE_BOUNCE, RUNE_EASE_INOUT, 0.25f, 0.1171875f},
 };
 
+/* The affine inverse by hand: a quarter turn about z, scale 2 along x,
+ * translation (1, 2, 3): M^-1 M is the identity, and M^-1 takes M's
+ * translation back to the origin; a singular matrix gives the identity. */
+static void test_affine_inverse(void **state)
+{
+    (void)state;
+    rune_mat4 m = rune_mat4_from_xform((rune_xform){rune_v3(1, 2, 3), rune_q_axis_angle(rune_v3(0, 0, 1), 1.5707963f)});
+    for (int e = 0; e < 3; e++)
+        m.m[e] *= 2.0f; /* column 0: the x axis, scaled */
+    rune_mat4 inv = rune_mat4_affine_inverse(&m), id = rune_mat4_mul(&inv, &m), id2 = rune_mat4_mul(&m, &inv);
+    for (int e = 0; e < 16; e++) {
+        near(id.m[e], e % 5 == 0 ? 1 : 0, EPS);
+        near(id2.m[e], e % 5 == 0 ? 1 : 0, EPS);
+    }
+    /* by hand: M's linear part has columns (0, 2, 0), (-1, 0, 0), (0, 0, 1),
+     * so its inverse has rows (0, 1/2, 0), (-1, 0, 0), (0, 0, 1), and the
+     * translation -M^-1 (1, 2, 3) = (-1, 1, -3) */
+    near(inv.m[0], 0, EPS);
+    near(inv.m[1], -1, EPS);
+    near(inv.m[4], 0.5f, EPS);
+    near(inv.m[5], 0, EPS);
+    near(inv.m[12], -1, EPS);
+    near(inv.m[13], 1, EPS);
+    near(inv.m[14], -3, EPS);
+    rune_mat4 flat = rune_mat4_identity();
+    flat.m[10] = 0.0f; /* no z axis */
+    rune_mat4 none = rune_mat4_affine_inverse(&flat);
+    for (int e = 0; e < 16; e++)
+        near(none.m[e], e % 5 == 0 ? 1 : 0, 0);
+}
+
 static void test_easing_interior(void **state)
 {
     (void)state;
@@ -216,7 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quat_normalize_and_zero), cmocka_unit_test(test_quat_mul_conjugate),
         cmocka_unit_test(test_slerp),                   cmocka_unit_test(test_xform_and_mat4),
-        cmocka_unit_test(test_easing_interior),         cmocka_unit_test(test_easing_ends_and_midpoints),
+        cmocka_unit_test(test_easing_interior),         cmocka_unit_test(test_affine_inverse),         cmocka_unit_test(test_easing_ends_and_midpoints),
         cmocka_unit_test(test_easing_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * sharing joints as a real mesh's regions do), skinned by linear blending
  * (beside the scalar kernel, the "naive" column, and ozz-animation's
  * SkinningJob on the same mesh and palette when its checkout is given) and
- * by dual quaternions (beside rune's own linear blending). ns a vertex. */
+ * by dual quaternions (beside rune's own linear blending). ns a vertex;
+ * the floor is the memory traffic's. */
 #include "bench.h"
 #include "ozz_anchor.h"
 #include "skin/skin_internal.h"
@@ -88,6 +89,11 @@ int bench_skin_rows(const bench_plan *p)
         bench_row row = bench_row_make("skin_lbs", "ns/vertex", 0, 0);
         snprintf(row.label, sizeof row.label, "linear blend skinning");
         row.median = row.min = ns_per_vertex(p, &c);
+        /* a vertex reads 72 bytes (4 joints, 4 weights, position, normal)
+         * and writes 24 of a mesh (2.9 MB) past the L2 cache; 129 flops:
+         * 12 multiply-adds an influence, 9 and 3 for the position, 9 for
+         * the normal, counted as two */
+        row.floor = bench_floor_ns(p->machine, 2.0 * (12 * 4 + 12 + 9), 96.0, BENCH_MEM);
         skin_ctx scalar = c;
         scalar.level = RUNE_SIMD_SCALAR;
         row.naive = ns_per_vertex(p, &scalar);

@@ -147,10 +147,11 @@ rune_status rune_skin_validate(const rune_skin_job *job, rune_error *err)
 
 typedef void (*skin_kernel)(const skin_args *, size_t, size_t);
 typedef struct skin_kernels {
+    uint16_t (*joint_max)(const skin_args *, size_t);
     skin_kernel linear, dual;
 } skin_kernels;
 
-#define KERNELS(isa) (skin_kernels){rune__skin_linear_##isa, rune__skin_dual_##isa}
+#define KERNELS(isa) (skin_kernels){rune__skin_joint_max_##isa, rune__skin_linear_##isa, rune__skin_dual_##isa}
 static skin_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), KERNELS) }
 
 rune_status rune__skin_run_level(const rune_skin_job *job, rune_simd_level level, rune_error *err)
@@ -170,16 +171,17 @@ rune_status rune__skin_run_level(const rune_skin_job *job, rune_simd_level level
                    stride_of(j->out_positions_stride, 12), stride_of(j->out_normals_stride, 12),
                    stride_of(j->out_tangents_stride, 16),
                    j->matrices ? j->matrices[0].m : NULL, j->dual_quaternions, j->stretch, j->normalize};
-    /* every index first: the kernels gather without checking */
-    for (size_t v = 0; v < j->vertex_count; v++) {
-        const uint16_t *idx = (const uint16_t *)(a.joints + v * a.joints_stride);
-        for (size_t i = 0; i < k; i++)
-            if (idx[i] >= j->palette_count)
-                return rune_fail(err, RUNE_E_INVALID,
-                                 "skin job: vertex %zu: joint index %u is past the palette's %zu entries", v,
-                                 (unsigned)idx[i], j->palette_count);
-    }
     skin_kernels kern = kernels_for(level);
+    /* every index first: the kernels gather without checking */
+    if (kern.joint_max(&a, j->vertex_count) >= j->palette_count)
+        for (size_t v = 0; v < j->vertex_count; v++) {
+            const uint16_t *idx = (const uint16_t *)(a.joints + v * a.joints_stride);
+            for (size_t i = 0; i < k; i++)
+                if (idx[i] >= j->palette_count)
+                    return rune_fail(err, RUNE_E_INVALID,
+                                     "skin job: vertex %zu: joint index %u is past the palette's %zu entries", v,
+                                     (unsigned)idx[i], j->palette_count);
+        }
     skin_kernel run = j->method == RUNE_SKIN_LINEAR ? kern.linear : kern.dual;
     /* blocks of vertices: one pass over positions, normals and tangents
      * while the block's palette entries are in cache */

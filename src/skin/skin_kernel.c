@@ -22,6 +22,24 @@
 #define ALWAYS_INLINE inline
 #endif
 
+uint16_t KERNEL(rune__skin_joint_max)(const skin_args *a, size_t n)
+{
+    uint16_t top = 0;
+    size_t k = a->influences;
+    if (a->joints_stride == k * sizeof(uint16_t)) { /* packed: one run, vectorized */
+        const uint16_t *j = (const uint16_t *)a->joints;
+        for (size_t i = 0; i < k * n; i++)
+            top = j[i] > top ? j[i] : top;
+        return top;
+    }
+    for (size_t v = 0; v < n; v++) {
+        const uint16_t *j = (const uint16_t *)(a->joints + v * a->joints_stride);
+        for (size_t i = 0; i < k; i++)
+            top = j[i] > top ? j[i] : top;
+    }
+    return top;
+}
+
 /* x / |x|, 0 for 0 (r = 1 / sqrt(d) where d > 0, else 0, without a branch). */
 static inline void normalize3(float *x, float *y, float *z)
 {
@@ -35,6 +53,7 @@ static inline void normalize3(float *x, float *y, float *z)
  * Clang's vector extensions lower it to what the build has), and a
  * column of 4. */
 typedef float v16 __attribute__((vector_size(64)));
+typedef float v8 __attribute__((vector_size(32)));
 typedef float v4 __attribute__((vector_size(16)));
 
 static inline v16 load16(const float *p)
@@ -57,23 +76,37 @@ static inline v16 blend_matrix(const float *restrict palette, const uint16_t *j,
 }
 
 /* m times (x, y, z, h): each column scaled by its coordinate in one
- * product, then the four columns added. */
+ * product, then the columns added in one order for every build, the
+ * halves first ((c0 + c2) + (c1 + c3): one add of two AVX registers, then
+ * one of their halves). */
 static inline v4 transform(v16 m, float x, float y, float z, float h)
 {
     v16 t = m * (v16){x, x, x, x, y, y, y, y, z, z, z, z, h, h, h, h};
-    v4 c[4];
-    memcpy(c, &t, sizeof c);
-    return (c[0] + c[1]) + (c[2] + c[3]);
+    v8 half[2];
+    memcpy(half, &t, sizeof half);
+    v8 s = half[0] + half[1];
+    v4 c[2];
+    memcpy(c, &s, sizeof c);
+    return c[0] + c[1];
+}
+
+/* The first three lanes of r to o (no trip through the stack). */
+static inline void store3(void *o, v4 r)
+{
+    float *f = o;
+    f[0] = r[0], f[1] = r[1], f[2] = r[2];
 }
 
 /* A normal or tangent through m's linear part, normalized when asked. */
 static inline void turn_linear(const float *q, float *o, v16 m, bool normalize)
 {
     v4 r = transform(m, q[0], q[1], q[2], 0.0f);
-    float x = r[0], y = r[1], z = r[2];
-    if (normalize)
+    if (normalize) {
+        float x = r[0], y = r[1], z = r[2];
         normalize3(&x, &y, &z);
-    o[0] = x, o[1] = y, o[2] = z;
+        o[0] = x, o[1] = y, o[2] = z;
+    } else
+        store3(o, r);
 }
 
 /* A range's streams: each walked by its own pointer, the job's fields
@@ -109,15 +142,17 @@ static ALWAYS_INLINE void streams_next(streams *s, const skin_args *a, bool N, b
 
 /* Vertices [first, first + n) with K influences, normals (N) and tangents
  * (T) or not. */
-static ALWAYS_INLINE void linear_range(const skin_args *a, size_t first, size_t n, uint32_t K, bool N, bool T)
+static ALWAYS_INLINE void linear_range(const skin_args *args, size_t first, size_t n, uint32_t K, bool N, bool T)
 {
+    /* a local copy: the stores below cannot alias it, so its strides and
+     * flags stay in registers */
+    const skin_args job = *args, *a = &job;
     const float *restrict pal = a->matrices;
     streams st = streams_at(a, first, N, T);
     for (size_t i = 0; i < n; i++, streams_next(&st, a, N, T)) {
         v16 m = blend_matrix(pal, (const uint16_t *)st.joints, (const float *)st.weights, K);
         const float *p = (const float *)st.positions;
-        v4 r = transform(m, p[0], p[1], p[2], 1.0f);
-        memcpy(st.out_positions, &r, 3 * sizeof(float));
+        store3(st.out_positions, transform(m, p[0], p[1], p[2], 1.0f));
         if (N)
             turn_linear((const float *)st.normals, (float *)st.out_normals, m, a->normalize);
         if (T) {
@@ -152,8 +187,6 @@ void KERNEL(rune__skin_linear)(const skin_args *a, size_t first, size_t n)
         linear_1, linear_2, linear_3, linear_4, linear_5, linear_6, linear_7, linear_8};
     by_count[a->influences - 1](a, first, n);
 }
-
-typedef float v8 __attribute__((vector_size(32)));
 
 static inline v8 load8(const float *p)
 {

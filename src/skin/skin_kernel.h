@@ -20,6 +20,9 @@ typedef struct skin_args {
     bool stretch, normalize;
 } skin_args;
 
+/* The largest joint index of vertices [0, n) (a job's check before the
+ * kernels gather without one). */
+KERNEL_DECLARE(uint16_t, rune__skin_joint_max, (const skin_args *a, size_t n));
 /* Vertices [first, first + n), linear blend skinning. */
 KERNEL_DECLARE(void, rune__skin_linear, (const skin_args *a, size_t first, size_t n));
 /* Vertices [first, first + n), dual-quaternion skinning. */

@@ -333,6 +333,14 @@ static void test_bad_jobs(void **state)
     assert_int_equal(rune_skin_run(&j, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "vertex 1: joint index 3 is past the palette's 1 entries"));
     assert_true(out[0] == 9.0f); /* nothing written */
+    /* strided joints: the padding between vertices is not an index */
+    uint16_t padded[4] = {0, 999, 0, 999};
+    j.joints = padded, j.joints_stride = 2 * sizeof(uint16_t);
+    assert_int_equal(rune_skin_run(&j, &err), RUNE_OK);
+    padded[2] = 5;
+    assert_int_equal(rune_skin_run(&j, &err), RUNE_E_INVALID);
+    assert_non_null(strstr(err.message, "vertex 1: joint index 5 is past the palette's 1 entries"));
+    j.joints = joints, j.joints_stride = 0;
     j.influences = 9;
     assert_int_equal(rune_skin_validate(&j, &err), RUNE_E_INVALID);
     assert_non_null(strstr(err.message, "influences 9 outside 1..8"));

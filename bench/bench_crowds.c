@@ -190,15 +190,24 @@ static int compressed_scene(const bench_scene *s, bench_scene *out)
 #define GRAPH_CYCLE_S 2.5f
 
 /* The crowd's graphs: "crowd" walks (a 2D blend space) and idles in
- * turn, cross-fading; "crowd_inertial" the same, inertializing; and
+ * turn, cross-fading; "crowd_inertial" the same, inertializing;
  * "transition_crossfade" / "transition_inertialize" go from one state of
  * the walk to another at their first update over a blend that outlasts
- * any run, so every character stays in the middle of it. */
-typedef enum crowd_graph { GRAPH_CROWD, GRAPH_CROWD_INERTIAL, GRAPH_TRANSITION_FADE, GRAPH_TRANSITION_INERTIAL } crowd_graph;
+ * any run, so every character stays in the middle of it; and
+ * "transition_cut" makes the same switch at once: the destination alone,
+ * the least any transition that evaluates it can cost. */
+typedef enum crowd_graph {
+    GRAPH_CROWD,
+    GRAPH_CROWD_INERTIAL,
+    GRAPH_TRANSITION_FADE,
+    GRAPH_TRANSITION_INERTIAL,
+    GRAPH_TRANSITION_CUT
+} crowd_graph;
 
 static int graph_crowd_library(const bench_scene *s, crowd_graph which, uint32_t *graph)
 {
-    static const char *const ids[] = {"crowd", "crowd_inertial", "transition_crossfade", "transition_inertialize"};
+    static const char *const ids[] = {"crowd", "crowd_inertial", "transition_crossfade", "transition_inertialize",
+                                      "transition_cut"};
     rune_library *lib = s->lib;
     if (rune_library_find_graph(lib, ids[which], graph, NULL) == RUNE_OK)
         return 0;
@@ -219,7 +228,7 @@ static int graph_crowd_library(const bench_scene *s, crowd_graph which, uint32_t
     const rune_motion *idle_motion = rune_library_clip_motion(lib, 6);
     if (!upper_motion || !idle_motion)
         return 1;
-    bool endless = which == GRAPH_TRANSITION_FADE || which == GRAPH_TRANSITION_INERTIAL;
+    bool endless = which >= GRAPH_TRANSITION_FADE;
     rune_state_desc base[2] = {
         {.motion = rune_library_motion(lib, dirs), .speed = 1, .sync_group = 0, .name = "Loco"},
         {.motion = idle_motion, .speed = 1, .sync_group = -1, .name = "Idle"}};
@@ -234,7 +243,7 @@ static int graph_crowd_library(const bench_scene *s, crowd_graph which, uint32_t
         {.from = 1, .to = 0, .duration = GRAPH_FADE_S, .has_exit_time = true, .exit_time = 0.5f, .interruptible = true,
          .blend = blend}};
     if (endless) /* Walk -> Loco only, at once, for longer than any run */
-        fades[0] = (rune_transition_desc){.from = 1, .to = 0, .duration = 1e6f,
+        fades[0] = (rune_transition_desc){.from = 1, .to = 0, .duration = which == GRAPH_TRANSITION_CUT ? 0.0f : 1e6f,
                                           .interruptible = true, .blend = blend};
     rune_state_desc upper = {.motion = upper_motion, .speed = 1, .sync_group = 0, .name = "Wave"};
     rune_mask_entry mask = {1, 1.0f, true}; /* joint 1 and its subtree: half the tree */
@@ -327,47 +336,54 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
 
 /* 1,000 characters of the same graph, every one in the middle of a
  * transition between two states of the walk, cross-fading and
- * inertializing, the caller alone. Both crowds are made first and timed
- * in alternated rounds (the host's drift and the order of allocation
- * touch both alike); each row is the median round, the label gives the
- * rounds' spread, and the inertialized row takes the cross-fade as its
+ * inertializing, and the same switch as a cut (the destination alone),
+ * the caller alone. The crowds are made first and timed in alternated
+ * rounds (the host's drift and the order of allocation touch them
+ * alike); each row is the median round, the label gives the rounds'
+ * spread, and the inertialized and cut rows take the cross-fade as their
  * reference. */
 #define TRANSITION_ROUNDS 5
+enum { TRANSITION_KINDS = 3 };
 static int transition_rows(const bench_plan *p, const bench_scene *s)
 {
     const size_t count = 1000;
-    static const crowd_graph which[2] = {GRAPH_TRANSITION_FADE, GRAPH_TRANSITION_INERTIAL};
-    crowd_ctx c[2] = {{NULL, calloc(count, sizeof(rune_character *)), count},
-                      {NULL, calloc(count, sizeof(rune_character *)), count}};
-    size_t blending[2] = {0, 0};
+    static const crowd_graph which[TRANSITION_KINDS] = {GRAPH_TRANSITION_FADE, GRAPH_TRANSITION_INERTIAL,
+                                                        GRAPH_TRANSITION_CUT};
+    static const char *const what[TRANSITION_KINDS] = {"cross-fading", "inertializing; naive: the cross-fade",
+                                                       "cut to the destination; naive: the cross-fade"};
+    crowd_ctx c[TRANSITION_KINDS];
+    size_t blending[TRANSITION_KINDS] = {0};
     int rc = 0;
-    for (int k = 0; k < 2 && !rc; k++)
+    for (int k = 0; k < TRANSITION_KINDS; k++)
+        c[k] = (crowd_ctx){NULL, calloc(count, sizeof(rune_character *)), count};
+    for (int k = 0; k < TRANSITION_KINDS && !rc; k++)
         rc = rune_batch_create(0, &bench_counting, &c[k].batch, NULL) ||
              graph_crowd_make(p, s, which[k], 30, &c[k], &blending[k]);
-    bench_row rows[2] = {bench_row_make("transition_crossfade", "ms/frame", 0, 0),
-                         bench_row_make("transition_inertialize", "ms/frame", 0, 0)};
-    double medians[2][TRANSITION_ROUNDS];
+    bench_row rows[TRANSITION_KINDS] = {bench_row_make("transition_crossfade", "ms/frame", 0, 0),
+                                        bench_row_make("transition_inertialize", "ms/frame", 0, 0),
+                                        bench_row_make("transition_cut", "ms/frame", 0, 0)};
+    double medians[TRANSITION_KINDS][TRANSITION_ROUNDS];
     for (int r = 0; r < TRANSITION_ROUNDS && !rc; r++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < TRANSITION_KINDS; k++) {
             bench_row round = rows[k];
             bench_crowd_run(c[k].batch, c[k].chars, count, 0, p, &round);
             medians[k][r] = round.median;
             rows[k].min = r == 0 || round.min < rows[k].min ? round.min : rows[k].min;
             rows[k].allocations += round.allocations;
         }
-    for (int k = 0; k < 2 && !rc; k++) {
+    for (int k = 0; k < TRANSITION_KINDS && !rc; k++) {
         bench_sort(medians[k], TRANSITION_ROUNDS);
         rows[k].median = medians[k][TRANSITION_ROUNDS / 2];
         snprintf(rows[k].label, sizeof rows[k].label,
-                 "%zu x graph in a transition (%zu %s), 0 workers, %d alternated rounds %.3g-%.3g", count, blending[k],
-                 k == 0 ? "cross-fading" : "inertializing; naive: the cross-fade", TRANSITION_ROUNDS, medians[k][0],
+                 "%zu x graph in a transition (%zu %s), 0 workers, %d alternated rounds %.3g-%.3g", count,
+                 k == 2 ? count : blending[k], what[k], TRANSITION_ROUNDS, medians[k][0],
                  medians[k][TRANSITION_ROUNDS - 1]);
-        rows[k].naive = k == 1 ? rows[0].median : -1.0;
+        rows[k].naive = k > 0 ? rows[0].median : -1.0;
         rows[k].floor = graph_floor_ms(p, rune_rig_joint_count(s->rig), count, 0, k == 0 ? 1.0 : 0.0);
         bench_report_row(p->report, &rows[k]);
     }
-    crowd_free(&c[0]);
-    crowd_free(&c[1]);
+    for (int k = 0; k < TRANSITION_KINDS; k++)
+        crowd_free(&c[k]);
     return rc;
 }
 

@@ -1,13 +1,16 @@
-/* Skinning kernels (skin_kernel.h). A vertex at a time, its palette
- * entries whole: a matrix is one 16-lane value (GCC's and Clang's vector
- * extensions lower it to one AVX-512 register, two AVX or four SSE ones,
- * or sixteen floats in the scalar build), a dual quaternion one of 8, so
- * blending an influence is one multiply-add of contiguous memory, not 12
- * gathers. The arithmetic has one order in every build, so the scalar,
- * SSE2 and AVX2 builds agree bit for bit (the FMA builds within a few
- * ulps). Each combination of influence count, normals, tangents and
- * stretch is its own loop (the helpers inline with them as constants),
- * so no vertex tests what the job asks for. */
+/* Skinning kernels (skin_kernel.h). Palette entries are blended whole,
+ * a vertex at a time: a matrix is one 16-lane value (GCC's and Clang's
+ * vector extensions lower it to one AVX-512 register, two AVX or four SSE
+ * ones, or sixteen floats in the scalar build), a dual quaternion one of
+ * 8, so blending an influence is one multiply-add of contiguous memory,
+ * not 12 gathers. Linear blending then transforms the vertex by its
+ * matrix; dual quaternions (without stretch) are transposed eight
+ * vertices at a time, one a lane, for the turn and translation. The
+ * arithmetic has one order in every build, so the scalar, SSE2 and AVX2
+ * builds agree bit for bit (the FMA builds within a few ulps). Each
+ * combination of influence count, normals, tangents and stretch is its
+ * own loop (the helpers inline with them as constants), so no vertex
+ * tests what the job asks for. */
 #include "skin_kernel.h"
 
 #include <float.h>
@@ -198,11 +201,9 @@ static inline v8 load8(const float *p)
 /* The blended dual quaternion of a vertex (its joints j, weights w):
  * real and dual parts as one 8-lane value, each influence turned to the
  * first's hemisphere (the antipodality fix: q and -q are one rotation,
- * and blending across them would cancel). Not normalized: *s2 gets
- * 2 / |real|^2, which the rotation and translation below divide by
- * instead (one division, no square root; 0 for a zero blend, or one too
- * small to divide by, which then moves nothing). dq's entries are rune_skin_dq: real, dual, stretch. */
-static inline v8 blend_dual(const rune_skin_dq *restrict dq, const uint16_t *j, const float *w, uint32_t K, float *s2)
+ * and blending across them would cancel). Not normalized. dq's entries
+ * are rune_skin_dq: real, dual, stretch. */
+static inline v8 blend_dual(const rune_skin_dq *restrict dq, const uint16_t *j, const float *w, uint32_t K)
 {
     const float *q0 = &dq[j[0]].real.x;
     v8 b = w[0] * load8(q0);
@@ -211,12 +212,16 @@ static inline v8 blend_dual(const rune_skin_dq *restrict dq, const uint16_t *j, 
         float dot = q[0] * q0[0] + q[1] * q0[1] + q[2] * q0[2] + q[3] * q0[3];
         b += (dot < 0.0f ? -w[k] : w[k]) * load8(q);
     }
-    float len2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
-    /* below the smallest normal float (weights of 1e-20 pass the loader),
-     * 2 / len2 would pass the largest: such a blend counts as zero */
-    *s2 = len2 >= FLT_MIN ? 2.0f / len2 : 0.0f;
     return b;
 }
+
+/* 2 / |r|^2 for a blend's real part r of squared length len2, which the
+ * rotation and translation divide by instead of normalizing (one
+ * division, no square root); 0 for a zero blend, or one too small to
+ * divide by -- below the smallest normal float (weights of 1e-20 pass
+ * the loader) 2 / len2 would pass the largest -- which then moves
+ * nothing. */
+static inline float dual_scale(float len2) { return len2 >= FLT_MIN ? 2.0f / len2 : 0.0f; }
 
 /* The blended stretch of a vertex (column-major 3x3, in 9 floats). */
 static inline void blend_stretch(const rune_skin_dq *restrict dq, const uint16_t *j, const float *w, uint32_t K,
@@ -258,8 +263,8 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
     for (size_t i = 0; i < n; i++, streams_next(&st, a, N, T)) {
         const uint16_t *j = (const uint16_t *)st.joints;
         const float *w = (const float *)st.weights, *p = (const float *)st.positions;
-        float s2;
-        v8 b = blend_dual(dq, j, w, K, &s2);
+        v8 b = blend_dual(dq, j, w, K);
+        float s2 = dual_scale(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
         float s[9];
         if (S)
             blend_stretch(dq, j, w, K, s);
@@ -293,6 +298,147 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
     }
 }
 
+/* ---- dual quaternions eight vertices at a time ----
+ * Without stretch, everything after the blend is the same arithmetic for
+ * every vertex: the block path blends each vertex's dual quaternion as
+ * above, transposes the eight (one lane a vertex), and normalizes, turns
+ * and translates all eight at once in plain loops the compiler
+ * vectorizes. The arithmetic per vertex is dual_range's, in its order. */
+enum { DUAL_LANES = 8 };
+
+/* The rows of an 8x8 matrix as its columns: three rounds of shuffles. */
+#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+static inline void transpose8(const v8 r[8], float out[8][8])
+{
+    v8 t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = SHUF(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = SHUF(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4)
+        for (int h = 0; h < 2; h++) {
+            u[i + h] = SHUF(t[i + h], t[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[i + h + 2] = SHUF(t[i + h], t[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    /* u[0] u[2] u[1] u[3] hold columns 0 1 2 3 (low halves) and 4 5 6 7
+     * (high halves) of rows 0-3; u[4..7] the same of rows 4-7 */
+    static const int order[4] = {0, 2, 1, 3};
+    for (int c = 0; c < 4; c++) {
+        v8 lo = SHUF(u[order[c]], u[4 + order[c]], 0, 1, 2, 3, 8, 9, 10, 11);
+        v8 hi = SHUF(u[order[c]], u[4 + order[c]], 4, 5, 6, 7, 12, 13, 14, 15);
+        memcpy(out[c], &lo, sizeof lo);
+        memcpy(out[c + 4], &hi, sizeof hi);
+    }
+}
+#undef SHUF
+
+/* Lanes past a block's last vertex: joint 0 at weight 0 (a zero blend,
+ * which moves nothing) at the origin; never written back. */
+static const uint16_t idle_joints[RUNE_SKIN_MAX_INFLUENCES];
+static const float idle_floats[RUNE_SKIN_MAX_INFLUENCES];
+
+/* x, y, z of lanes: turned by the blends' rotations (dual_range's turn). */
+static inline void turn_lanes(float b[8][DUAL_LANES], const float *s2, float *x, float *y, float *z)
+{
+#pragma omp simd
+    for (int i = 0; i < DUAL_LANES; i++) {
+        float cx = b[1][i] * z[i] - b[2][i] * y[i], cy = b[2][i] * x[i] - b[0][i] * z[i];
+        float cz = b[0][i] * y[i] - b[1][i] * x[i];
+        float ex = b[1][i] * cz - b[2][i] * cy, ey = b[2][i] * cx - b[0][i] * cz, ez = b[0][i] * cy - b[1][i] * cx;
+        x[i] += s2[i] * (b[3][i] * cx + ex);
+        y[i] += s2[i] * (b[3][i] * cy + ey);
+        z[i] += s2[i] * (b[3][i] * cz + ez);
+    }
+}
+
+static inline void normalize_lanes(float *x, float *y, float *z)
+{
+#pragma omp simd
+    for (int i = 0; i < DUAL_LANES; i++) {
+        float d = x[i] * x[i] + y[i] * y[i] + z[i] * z[i];
+        float r = d > 0.0f ? 1.0f / sqrtf(d) : 0.0f;
+        x[i] *= r, y[i] *= r, z[i] *= r;
+    }
+}
+
+/* Lanes of v[3][8] from the vertices at p, stride bytes apart (lanes m
+ * and past: 0). Each lane vector is put together in registers: eight
+ * scalar stores read back as one vector would wait for all of them. */
+static inline void gather3(float v[3][DUAL_LANES], const char *p, size_t stride, size_t m)
+{
+    const float *f[DUAL_LANES];
+    for (size_t i = 0; i < DUAL_LANES; i++)
+        f[i] = i < m ? (const float *)(p + i * stride) : idle_floats;
+    for (int c = 0; c < 3; c++) {
+        v8 x = {f[0][c], f[1][c], f[2][c], f[3][c], f[4][c], f[5][c], f[6][c], f[7][c]};
+        memcpy(v[c], &x, sizeof x);
+    }
+}
+
+/* Lanes [0, m) of v[3][8] to the vertices at p, stride bytes apart. */
+static inline void scatter3(float v[3][DUAL_LANES], char *p, size_t stride, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        float *f = (float *)(p + i * stride);
+        f[0] = v[0][i], f[1] = v[1][i], f[2] = v[2][i];
+    }
+}
+
+/* Vertices [first, first + m), m <= 8, without stretch. */
+static ALWAYS_INLINE void dual_block(const skin_args *a, size_t first, size_t m, uint32_t K, bool N, bool T)
+{
+    streams st = streams_at(a, first, N, T);
+    v8 rows[DUAL_LANES];
+    for (size_t i = 0; i < DUAL_LANES; i++) {
+        bool live = i < m;
+        const uint16_t *j = live ? (const uint16_t *)(st.joints + i * a->joints_stride) : idle_joints;
+        const float *w = live ? (const float *)(st.weights + i * a->weights_stride) : idle_floats;
+        rows[i] = blend_dual(a->dqs, j, w, K);
+    }
+    _Alignas(32) float b[8][DUAL_LANES], s2[DUAL_LANES], p[3][DUAL_LANES];
+    transpose8(rows, b);
+    gather3(p, st.positions, a->positions_stride, m);
+#pragma omp simd
+    for (int i = 0; i < DUAL_LANES; i++)
+        s2[i] = dual_scale(b[0][i] * b[0][i] + b[1][i] * b[1][i] + b[2][i] * b[2][i] + b[3][i] * b[3][i]);
+    turn_lanes(b, s2, p[0], p[1], p[2]);
+    /* translation: 2 d conj(r) / |r|^2, its vector part */
+#pragma omp simd
+    for (int i = 0; i < DUAL_LANES; i++) {
+        p[0][i] += s2[i] * (-b[7][i] * b[0][i] + b[4][i] * b[3][i] - b[5][i] * b[2][i] + b[6][i] * b[1][i]);
+        p[1][i] += s2[i] * (-b[7][i] * b[1][i] + b[5][i] * b[3][i] - b[6][i] * b[0][i] + b[4][i] * b[2][i]);
+        p[2][i] += s2[i] * (-b[7][i] * b[2][i] + b[6][i] * b[3][i] - b[4][i] * b[1][i] + b[5][i] * b[0][i]);
+    }
+    scatter3(p, st.out_positions, a->out_positions_stride, m);
+    if (N) {
+        _Alignas(32) float n[3][DUAL_LANES];
+        gather3(n, st.normals, a->normals_stride, m);
+        turn_lanes(b, s2, n[0], n[1], n[2]);
+        if (a->normalize) /* a rotation keeps the length: only for input that was not unit */
+            normalize_lanes(n[0], n[1], n[2]);
+        scatter3(n, st.out_normals, a->out_normals_stride, m);
+    }
+    if (T) {
+        _Alignas(32) float t[3][DUAL_LANES];
+        gather3(t, st.tangents, a->tangents_stride, m);
+        turn_lanes(b, s2, t[0], t[1], t[2]);
+        if (a->normalize)
+            normalize_lanes(t[0], t[1], t[2]);
+        scatter3(t, st.out_tangents, a->out_tangents_stride, m);
+        for (size_t i = 0; i < m; i++) /* the handedness as given */
+            ((float *)(st.out_tangents + i * a->out_tangents_stride))[3] =
+                ((const float *)(st.tangents + i * a->tangents_stride))[3];
+    }
+}
+
+/* Vertices [first, first + n) without stretch, eight at a time. */
+static ALWAYS_INLINE void dual_blocks(const skin_args *args, size_t first, size_t n, uint32_t K, bool N, bool T)
+{
+    const skin_args job = *args; /* as in linear_range */
+    for (size_t done = 0; done < n; done += DUAL_LANES)
+        dual_block(&job, first + done, n - done < DUAL_LANES ? n - done : DUAL_LANES, K, N, T);
+}
+
 #define DUAL_RANGE(K)                                                                                                 \
     static void dual_##K(const skin_args *a, size_t first, size_t n)                                                  \
     {                                                                                                                 \
@@ -300,11 +446,11 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
         if (a->stretch)                                                                                               \
             dual_range(a, first, n, K, true, nrm, tan);                                                               \
         else if (nrm && tan)                                                                                          \
-            dual_range(a, first, n, K, false, true, true);                                                            \
+            dual_blocks(a, first, n, K, true, true);                                                                  \
         else if (nrm)                                                                                                 \
-            dual_range(a, first, n, K, false, true, false);                                                           \
+            dual_blocks(a, first, n, K, true, false);                                                                 \
         else                                                                                                          \
-            dual_range(a, first, n, K, false, false, false);                                                          \
+            dual_blocks(a, first, n, K, false, false);                                                                \
     }
 DUAL_RANGE(1)
 DUAL_RANGE(2)

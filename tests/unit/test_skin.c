@@ -247,6 +247,36 @@ static void test_levels_agree(void **state)
     }
 }
 
+/* Two paths to one skinning: dual quaternions without stretch go eight
+ * vertices at a time, with stretch (here the identity: the palette has
+ * no scale) a vertex at a time; both give the same vertices, also for a
+ * count that leaves a partial block, and nothing past the last vertex is
+ * written. */
+static void test_dual_paths_agree(void **state)
+{
+    (void)state;
+    random_mesh();
+    enum { N = RN - 3 };
+    static float p0[3 * RN], n0[3 * RN], t0[4 * RN], p1[3 * RN], n1[3 * RN], t1[4 * RN];
+    for (size_t i = 0; i < 4 * RN; i++)
+        t0[i] = t1[i] = 7.0f, p0[i % (3 * RN)] = p1[i % (3 * RN)] = n0[i % (3 * RN)] = n1[i % (3 * RN)] = 7.0f;
+    rune_skin_job block = random_job(RUNE_SKIN_DUAL_QUATERNION, p0, n0, t0), single = block;
+    block.vertex_count = single.vertex_count = N;
+    single.out_positions = p1, single.out_normals = n1, single.out_tangents = t1, single.stretch = true;
+    assert_int_equal(rune_skin_run(&block, NULL), RUNE_OK);
+    assert_int_equal(rune_skin_run(&single, NULL), RUNE_OK);
+    for (size_t i = 0; i < 3 * N; i++) {
+        near(p0[i], p1[i], 1e-5 * (1.0 + fabs(p1[i])));
+        near(n0[i], n1[i], 1e-5);
+    }
+    for (size_t i = 0; i < 4 * N; i++)
+        near(t0[i], t1[i], 1e-5);
+    for (size_t i = 3 * N; i < 3 * RN; i++)
+        assert_true(p0[i] == 7.0f && n0[i] == 7.0f);
+    for (size_t i = 4 * N; i < 4 * RN; i++)
+        assert_true(t0[i] == 7.0f);
+}
+
 /* normalize: unit normals and tangents out of a blend that shortens them */
 static void test_normalize(void **state)
 {
@@ -362,7 +392,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linear_by_hand), cmocka_unit_test(test_twisted_tube),
-        cmocka_unit_test(test_one_influence_and_stretch), cmocka_unit_test(test_levels_agree),
+        cmocka_unit_test(test_one_influence_and_stretch), cmocka_unit_test(test_levels_agree), cmocka_unit_test(test_dual_paths_agree),
         cmocka_unit_test(test_strided_buffers), cmocka_unit_test(test_normalize), cmocka_unit_test(test_morphs),
         cmocka_unit_test(test_bad_jobs), cmocka_unit_test(test_vanishing_weights),
     };

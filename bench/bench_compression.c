@@ -77,24 +77,50 @@ static double sample_ns(const bench_plan *p, rune_simd_level level, const rune_r
     return ns;
 }
 
-static void sampling_rows(const bench_plan *p, const rune_rig *rig, const rune_clip *exact, const rune_clip *packed,
-                          const bench_acl_clip *acl)
+/* Sampling a compressed clip forward and at random times beside the same
+ * clip exact (the naive column) and, at the same memory, ACL's
+ * compressed tracks and ozz's optimized runtime animation at the same
+ * bound: each row states both sides' bytes. `id` and `name` say which
+ * clip. */
+static void sampling_rows(const bench_plan *p, const char *id, const char *name, const rune_rig *rig,
+                          const rune_clip *exact, const rune_clip *packed, const bench_acl_clip *acl,
+                          const bench_ozz_clip *ozz)
 {
     for (int random = 0; random < 2; random++) {
         double min = 0.0, lossless_min = 0.0;
         double lossless = sample_ns(p, p->level, rig, exact, random, &lossless_min);
         double ns = sample_ns(p, p->level, rig, packed, random, &min);
-        bench_row row = bench_row_make(random ? "compressed_random" : "compressed_forward", "ns/joint", ns, min);
-        snprintf(row.label, sizeof row.label, "01_01 compressed, %s (naive column: exact clip %.2f)",
-                 random ? "random times" : "forward 60 Hz", lossless);
-        row.naive = lossless;
-        bench_row_anchor(&row, "ACL", (bench_anchor){random ? acl->random_ns : acl->forward_ns, 0, 0, acl->bytes});
-        if (row.anchor.value >= 0)
-            bench_row_matched(&row, p, sample_ns(p, bench_anchor_level(p), rig, packed, random, &lossless_min));
-        row.bytes = (double)rune_clip_bytes(packed);
-        row.anchor_bytes = acl->bytes;
-        bench_report_row(p->report, &row);
+        double matched = -1.0;
+        for (int anchor = 0; anchor < 2; anchor++) {
+            bench_row row = bench_row_make("", "ns/joint", ns, min);
+            snprintf(row.id, sizeof row.id, "%s_%s%s", id, random ? "random" : "forward", anchor ? "_ozz" : "");
+            char ozz_note[64] = "";
+            if (anchor)
+                snprintf(ozz_note, sizeof ozz_note, "; ozz optimized to the bound, error to %.2g", ozz->max_error);
+            snprintf(row.label, sizeof row.label, "%s compressed, %s (naive: the exact clip)%s", name,
+                     random ? "random times" : "forward 60 Hz", ozz_note);
+            row.naive = lossless;
+            bench_anchor a = anchor ? (bench_anchor){random ? ozz->random_ns : ozz->forward_ns, ozz->agree, ozz->checked,
+                                                     random ? ozz->random_bytes : ozz->bytes}
+                                    : (bench_anchor){random ? acl->random_ns : acl->forward_ns, 0, 0, acl->bytes};
+            bench_row_anchor(&row, anchor ? "ozz" : "ACL", a);
+            if (row.anchor.value >= 0 && matched < 0)
+                matched = sample_ns(p, bench_anchor_level(p), rig, packed, random, &lossless_min);
+            if (row.anchor.value >= 0)
+                bench_row_matched(&row, p, matched);
+            row.bytes = (double)rune_clip_bytes(packed);
+            row.anchor_bytes = a.bytes;
+            bench_report_row(p->report, &row);
+        }
     }
+}
+
+/* Key rate of an imported clip: its keyframes over its length. */
+static float key_hz(const rune_sequence_desc *d)
+{
+    size_t n = d->keyframe_count;
+    float length = n > 1 ? d->keyframes[n - 1].time - d->keyframes[0].time : 0.0f;
+    return length > 0.0f ? (float)(n - 1) / length : 30.0f;
 }
 
 int bench_compression_rows(const bench_plan *p, const bench_scene *s)
@@ -104,16 +130,20 @@ int bench_compression_rows(const bench_plan *p, const bench_scene *s)
              "same clip, grid and bound%s)", bench_acl_name() ? bench_acl_name() : "ACL",
              bench_acl_name() ? "" : ": no checkout given, -DRUNE_ACL_DIR");
     bench_report_section(p->report, title);
-    rune_clip *packed = size_row(p, "compressed_synthetic64", "64-joint bench clip", s->rig,
-                                 rune_binding_clip(s->bindings[0]), NULL, NULL);
+    const rune_clip *synthetic = rune_binding_clip(s->bindings[0]);
+    bench_acl_clip acl_synthetic;
+    rune_clip *packed = size_row(p, "compressed_synthetic64", "64-joint bench clip", s->rig, synthetic, NULL,
+                                 &acl_synthetic);
     if (packed) { /* ozz's optimizer and runtime format at the same bound */
         rune_clip_compression z;
         rune_clip_compressed(packed, &z);
-        bench_anchor a = bench_ozz_clip_bytes(s, z.precision, z.shell);
-        bench_row row = bench_row_make("ozz_synthetic64", "KB", a.value / 1000.0, a.value / 1000.0);
+        bench_ozz_clip ozz = bench_ozz_sampling(p, s->rig, s->bindings[0], 30.0f, z.precision, z.shell);
+        bench_row row = bench_row_make("ozz_synthetic64", "KB", ozz.bytes / 1000.0, ozz.bytes / 1000.0);
         snprintf(row.label, sizeof row.label, "  the same clip, ozz AnimationOptimizer at the same bound");
-        if (a.value >= 0)
+        if (ozz.bytes >= 0)
             bench_report_row(p->report, &row);
+        sampling_rows(p, "compressed_synthetic64", "64-joint bench clip", s->rig, synthetic, packed, &acl_synthetic,
+                      &ozz);
     }
     rune_clip_destroy(packed);
     static const char *const files[] = {"01_01", "01_03", "Boxing_Toes"};
@@ -139,8 +169,14 @@ int bench_compression_rows(const bench_plan *p, const bench_scene *s)
         snprintf(name, sizeof name, "%s (ACL's 0.00148 / 0.443)", files[f]);
         bench_acl_clip anchor;
         packed = size_row(p, id, name, rig, clip, &acl, &anchor);
-        if (f == 0 && packed)
-            sampling_rows(p, rig, clip, packed, &anchor);
+        if (f == 0 && packed) {
+            rune_binding *b = NULL;
+            bench_ozz_clip ozz = {-1.0, -1.0, -1.0, -1.0, 0, 0, 0.0};
+            if (!rune_binding_create(rig, clip, 0, NULL, &b, NULL))
+                ozz = bench_ozz_sampling(p, rig, b, key_hz(&imp->clips[0]), ACL_PRECISION, ACL_SHELL);
+            sampling_rows(p, "compressed", "01_01", rig, clip, packed, &anchor, &ozz);
+            rune_binding_destroy(b);
+        }
         rc |= packed == NULL;
         rune_clip_destroy(packed);
         rune_clip_destroy(clip);

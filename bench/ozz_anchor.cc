@@ -168,17 +168,18 @@ void add_children(const rune_rig *rig, int32_t parent, oo::RawSkeleton::Joint::C
 }
 
 // Clip c of the scene keyed as ozz's raw animation: a key at each of the
-// scene's key times (30 Hz over 2 s, bench_scene.c) holding rune's local
-// transform there.
-bool raw_clip(const scene &z, size_t c, oo::RawAnimation &anim)
+// clip's key times (key_hz over the scene's length: bench_scene.c's 30 Hz
+// over 2 s by default) holding rune's local transform there.
+bool raw_clip(const scene &z, size_t c, oo::RawAnimation &anim, float key_hz = 30.0f)
 {
     rune_pose pose;
     if (rune_pose_init(&pose, rune_rig_joint_count(z.s->rig), NULL, NULL))
         return false;
     anim.duration = z.length;
     anim.tracks.resize(z.joints);
-    for (int k = 0; k <= 60; k++) {
-        float t = (float)k / 30.0f;
+    int keys = (int)std::lround(z.length * key_hz);
+    for (int k = 0; k <= keys; k++) {
+        float t = std::fmin((float)k / key_hz, z.length);
         rune_binding_sample(z.s->bindings[c], t, &pose);
         for (size_t i = 0; i < z.joints; i++) {
             rune_xform x = bench_local_of(z.s->rig, &pose, z.rune_joint[i]);
@@ -640,21 +641,73 @@ extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *
     return a;
 }
 
-extern "C" bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell)
+namespace {
+
+// Model-space joint positions of an ozz pose and of rune's: how many
+// joints are within `bound` of each other (the largest distance into
+// *worst).
+size_t near_model(const scene &z, const std::vector<om::SoaTransform> &soa, const rune_pose *pose, float bound,
+                  double *worst)
 {
-    bench_anchor a = {-1.0, 0, 0, 0};
+    std::vector<om::Float4x4> ozz_m(z.joints);
+    std::vector<rune_mat4> rune_m(rune_rig_joint_count(z.s->rig));
+    local_to_model(z, soa, ozz_m);
+    rune_rig_model_matrices(z.s->rig, pose, rune_m.data());
+    size_t n = 0;
+    for (size_t i = 0; i < z.joints; i++) {
+        float f[4];
+        om::StorePtrU(ozz_m[i].cols[3], f);
+        const float *m = rune_m[z.rune_joint[i]].m;
+        float d = distance(rune_v3(f[0], f[1], f[2]), rune_v3(m[12], m[13], m[14]));
+        *worst = std::fmax(*worst, (double)d);
+        n += d <= bound;
+    }
+    return n;
+}
+
+} // namespace
+
+extern "C" bench_ozz_clip bench_ozz_sampling(const bench_plan *p, const rune_rig *rig, const rune_binding *exact,
+                                             float key_hz, float precision, float shell)
+{
+    bench_ozz_clip r = {-1.0, -1.0, -1.0, -1.0, 0, 0, 0.0};
+    const rune_binding *bindings[1] = {exact};
+    bench_scene s = {NULL, rig, bindings, 1};
     scene z;
     oo::RawAnimation raw, optimized;
-    if (!make_scene(s, 0, z) || !raw_clip(z, 0, raw))
-        return a;
+    if (!make_scene(&s, 0, z))
+        return r;
+    z.length = rune_clip_length(rune_binding_clip(exact));
+    if (!raw_clip(z, 0, raw, key_hz))
+        return r;
     oo::AnimationOptimizer optimizer;
     optimizer.setting = oo::AnimationOptimizer::Setting(precision, shell);
     if (!optimizer(raw, *z.skeleton, &optimized))
-        return a;
-    ozz::unique_ptr<oa::Animation> anim = oo::AnimationBuilder()(optimized);
-    if (anim)
-        a.value = (double)anim->size();
-    return a;
+        return r;
+    rune_poses exact_pose(rig, 1);
+    for (int random = 0; random < 2; random++) {
+        oo::AnimationBuilder build;
+        build.iframe_interval = random ? OZZ_IFRAME_S : 0.0f; /* iframes for seeking, as ozz's samples use them */
+        z.clips.clear();
+        z.clips.push_back(build(optimized));
+        if (!z.clips.back())
+            return r;
+        auto c = std::make_unique<sampling_ctx>();
+        c->z = &z;
+        c->context.Resize((int)z.joints);
+        c->out.resize(soa_count(z));
+        c->time = {exact, NULL, {0}, 0.0f, z.length, 1u, random != 0};
+        double ns = 1e9 * bench_measure(sampling_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
+        (random ? r.random_ns : r.forward_ns) = ns;
+        (random ? r.random_bytes : r.bytes) = (double)z.clips[0]->size();
+        for (int k = 0; k < 64; k++) { // what the timed sampler writes, against the exact clip
+            sampling_run(c.get());
+            rune_binding_sample(exact, c->time.t, &exact_pose.pose[0]);
+            r.agree += near_model(z, c->out, &exact_pose.pose[0], 2.0f * precision, &r.max_error);
+            r.checked += z.joints;
+        }
+    }
+    return r;
 }
 
 namespace {

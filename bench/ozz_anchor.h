@@ -51,12 +51,6 @@ bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_o
  * blending them and computing model matrices, in ms a frame; agreement:
  * the first 16 characters' matrices against rune's for the same times. */
 bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count);
-/** The bytes of clip 0 as an ozz runtime animation after ozz's
- * AnimationOptimizer at rune's bound (tolerance `precision` at `shell`
- * from each joint); nothing checked (ozz stores translations as half
- * floats, coarser than a bound this tight). */
-bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell);
-
 /** IKTwoBoneJob on the same chains (matrices built from each job: the mid
  * joint rotated by its mid_rotation, whose local z is ozz's mid axis);
  * agreement: the chain's end lands where rune's does (1e-4 of the chain). */
@@ -67,6 +61,24 @@ bench_anchor bench_ozz_aim(const bench_plan *p, const rune_ik_aim_job *jobs, siz
 /** SkinningJob (4 influences, positions and normals) on the bench's mesh
  * and palette, ns a vertex; agreement: every 100th vertex's position
  * within 1e-5 of rune's linear blending. */
+/** One clip at ozz's best for its memory: raw keys at the clip's key
+ * rate (key_hz), AnimationOptimizer at a bound (`precision` at `shell`
+ * from each joint, as rune's compressor and ACL take it), then the
+ * runtime animation sampled forward at 60 Hz and, built with 0.1 s
+ * iframes, at random times. `agree` of `checked`: joints whose model
+ * position is within 2 x precision of the exact clip's, over 64 of each
+ * timed sequence's own outputs, and the largest distance seen (ozz
+ * keeps translations as half floats). Figures < 0: not measured. */
+typedef struct bench_ozz_clip {
+    double bytes, random_bytes;   /**< the runtime animation without and with iframes */
+    double forward_ns, random_ns; /**< ns a joint */
+    size_t agree, checked;
+    double max_error;
+} bench_ozz_clip;
+
+bench_ozz_clip bench_ozz_sampling(const bench_plan *p, const rune_rig *rig, const rune_binding *exact, float key_hz,
+                                  float precision, float shell);
+
 bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mesh *m);
 
 #ifdef __cplusplus

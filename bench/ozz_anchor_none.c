@@ -31,14 +31,15 @@ bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t c
     return none();
 }
 
-bench_anchor bench_ozz_clip_bytes(const bench_scene *s, float precision, float shell)
-{
-    (void)s, (void)precision, (void)shell;
-    return none();
-}
-
 bench_anchor bench_ozz_skin(const bench_plan *p, const bench_skin_mesh *m)
 {
     (void)p, (void)m;
     return none();
+}
+
+bench_ozz_clip bench_ozz_sampling(const bench_plan *p, const rune_rig *rig, const rune_binding *exact, float key_hz,
+                                  float precision, float shell)
+{
+    (void)p, (void)rig, (void)exact, (void)key_hz, (void)precision, (void)shell;
+    return (bench_ozz_clip){-1.0, -1.0, -1.0, -1.0, 0, 0, 0.0};
 }

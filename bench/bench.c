@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--only SECTION | --graph-crowd COUNT]\n"
+    "usage: rune bench [--quick] [--json] [--simd LEVEL] [--workers N] [--cpu N] [--only SECTION | --graph-crowd COUNT]\n"
     "  Prints throughput figures (method: docs/performance.md): forward and random-time\n"
     "  sampling, sample + blend, blending finished poses, an override layer, local-to-model\n"
     "  matrices and transforms, a 2D blend space, crowds of characters, IK solvers and an IK\n"
@@ -24,7 +24,8 @@ static const char usage[] =
     "  --json        one JSON document on stdout instead of the table\n"
     "  --simd LEVEL  kernels to measure: auto scalar sse2 avx2 avx2fma avx512 (default auto)\n"
     "  --workers N   crowd workers beside the caller (default: cores - 1)\n"
-    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression loads\n"
+    "  --cpu N       pin the caller (which times every row) to CPU N; crowd workers stay unpinned\n"
+    "  --only SECTION  one section: kernels crowds ik retarget growth assets compression loads skin\n"
     "  --graph-crowd COUNT  only the graph crowd's row: COUNT characters (1 to 100000) and\n"
     "                --workers workers, 40 single frames timed (median and fastest); not with --only\n";
 
@@ -76,6 +77,11 @@ int rune_bench_main(int argc, char **argv)
             if (*end || end == argv[i] || n > 64)
                 return bad_argument("--workers takes 0 to 64, not", argv[i]);
             plan.workers = (size_t)n;
+        } else if (strcmp(a, "--cpu") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n >= (unsigned long)cores || !bench_pin((int)n))
+                return bad_argument("--cpu takes a CPU this process may run on, not", argv[i]);
         } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
             only = section_named(argv[++i]);
             if (only < 0)

@@ -198,6 +198,16 @@ int bench_crowd_rows(const bench_plan *plan, const bench_scene *s, const bench_s
 int bench_graph_crowd_row(const bench_plan *plan, const bench_scene *s, size_t count);
 /** An allocator that counts its allocations (thread-safe), for crowds. */
 extern const rune_allocator bench_counting;
+/** A batch for a crowd with `workers` workers, counted by bench_counting;
+ * its workers free to run on any CPU while the caller is pinned
+ * (bench_pin.c). */
+rune_status bench_batch_create(size_t workers, rune_batch **out);
+/** Pins the calling thread to `cpu` (`--cpu`); false where it cannot. */
+bool bench_pin(int cpu);
+/** The CPU the caller is pinned to (-1: not pinned), and the one it runs
+ * on now (-1: unknown). */
+int bench_pinned_cpu(void);
+int bench_current_cpu(void);
 /** Times a crowd's batch frames (after one warm-up frame) into row's
  * median and min (ms) and the allocations those frames made: batches of
  * frames, or single frames when plan->frames is set. */

@@ -95,7 +95,7 @@ typedef enum crowd_clips { CROWD_SHARED, CROWD_VARIED, CROWD_COMPRESSED } crowd_
  * (shared, or 2 of the scene's many: `varied`) at spread start times. */
 static int clip_crowd_make(const bench_scene *s, rune_simd_level level, size_t workers, bool varied, crowd_ctx *c)
 {
-    int rc = !c->chars || rune_batch_create(workers, &bench_counting, &c->batch, NULL);
+    int rc = !c->chars || bench_batch_create(workers, &c->batch);
     rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT, .matrices = true, .simd = level};
     size_t clips = s->clip_count;
     for (size_t i = 0; !rc && i < c->count; i++) {
@@ -314,7 +314,7 @@ static int graph_crowd_row(const bench_plan *p, const bench_scene *s, size_t cou
     crowd_ctx c = {NULL, calloc(count, sizeof(rune_character *)), count};
     size_t blending = 0;
     long long before = atomic_load(&live_bytes);
-    int rc = rune_batch_create(workers, &bench_counting, &c.batch, NULL) ||
+    int rc = bench_batch_create(workers, &c.batch) ||
              graph_crowd_make(p, s, which, (size_t)(GRAPH_CYCLE_S / BENCH_DT), &c, &blending);
     if (!rc) {
         bool inertial = which == GRAPH_CROWD_INERTIAL;
@@ -357,7 +357,7 @@ static int transition_rows(const bench_plan *p, const bench_scene *s)
     for (int k = 0; k < TRANSITION_KINDS; k++)
         c[k] = (crowd_ctx){NULL, calloc(count, sizeof(rune_character *)), count};
     for (int k = 0; k < TRANSITION_KINDS && !rc; k++)
-        rc = rune_batch_create(0, &bench_counting, &c[k].batch, NULL) ||
+        rc = bench_batch_create(0, &c[k].batch) ||
              graph_crowd_make(p, s, which[k], 30, &c[k], &blending[k]);
     bench_row rows[TRANSITION_KINDS] = {bench_row_make("transition_crossfade", "ms/frame", 0, 0),
                                         bench_row_make("transition_inertialize", "ms/frame", 0, 0),

@@ -210,7 +210,7 @@ static int crowd_row(const bench_plan *p, const bench_scene *s, size_t count, si
 {
     rune_character **chars = calloc(count, sizeof *chars);
     rune_batch *batch = NULL;
-    int rc = !chars || rune_batch_create(workers, &bench_counting, &batch, NULL);
+    int rc = !chars || bench_batch_create(workers, &batch);
     rune_character_desc cd = {.lib = s->lib, .root_joint = RUNE_NO_ROOT, .matrices = true, .simd = p->level};
     for (size_t i = 0; !rc && i < count; i++) {
         rune_play_params pa = {.fade = 0, .weight = 1.0f, .speed = 1.0f, .time = 0.013f * (float)i};

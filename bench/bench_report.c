@@ -67,15 +67,19 @@ void bench_report_begin(bench_report *r, const char *simd, long cores, const ben
     if (r->json) {
         printf("{\"rune_bench\": {\"version\": \"%s\", \"simd\": ", RUNE_VERSION_STRING);
         json_string(simd);
-        printf(", \"cores\": %ld, \"quick\": %s,\n \"machine\": {\"flops_per_ns\": %.4g, \"l1_bytes_per_ns\": %.4g,"
+        printf(", \"cores\": %ld, \"cpu\": %d, \"quick\": %s,\n \"machine\": {\"flops_per_ns\": %.4g, \"l1_bytes_per_ns\": %.4g,"
                " \"l2_bytes_per_ns\": %.4g, \"mem_bytes_per_ns\": %.4g},\n \"rows\": [",
-               cores, quick ? "true" : "false", m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns,
+               cores, bench_pinned_cpu(), quick ? "true" : "false", m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns,
                m->mem_bytes_per_ns);
         return;
     }
     printf("rune bench%s: kernels %s, %ld cores; per frame at dt 1/60 s; median of timed batches on the thread's\n"
            "CPU clock (crowds with workers: wall clock); ratios are measured in this run\n",
            quick ? " --quick" : "", simd, cores);
+    if (bench_pinned_cpu() >= 0)
+        printf("caller pinned to CPU %d (--cpu)\n", bench_pinned_cpu());
+    else
+        printf("caller not pinned (on CPU %d at start; --cpu N pins it)\n", bench_current_cpu());
     printf("machine floor, one core: %.1f flop/ns (FMA, widest vectors); loads %.0f B/ns from L1, %.0f from L2, %.1f "
            "from memory\n",
            m->flops_per_ns, m->l1_bytes_per_ns, m->l2_bytes_per_ns, m->mem_bytes_per_ns);

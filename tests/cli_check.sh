@@ -48,6 +48,9 @@ expect 2 "eval --simd unknown" -- "$rune" eval tests/scenarios/cubic_inout.json 
 grep -q "auto, scalar, sse2" "$work/err" || fail "eval --simd unknown: $(cat "$work/err")"
 expect 2 "bench --workers junk" -- "$rune" bench --workers 2x
 expect 2 "bench unknown option" -- "$rune" bench --fast
+expect 2 "bench --cpu junk" -- "$rune" bench --cpu 1x
+expect 2 "bench --cpu past the CPUs" -- "$rune" bench --cpu 100000
+grep -q "a CPU this process may run on" "$work/err" || fail "bench --cpu 100000: $(cat "$work/err")"
 expect 2 "bench --graph-crowd 0" -- "$rune" bench --graph-crowd 0
 expect 2 "bench --graph-crowd junk" -- "$rune" bench --graph-crowd 10k
 expect 2 "bench --graph-crowd with --only" -- "$rune" bench --only ik --graph-crowd 20
@@ -58,6 +61,9 @@ grep -q 'runs alone; not with "--quick"' "$work/err" || fail "rune_core_probe --
 # the graph crowd's row alone: one JSON row, 0 allocations in its frames
 expect 0 "bench --graph-crowd 20" -- "$rune" bench --graph-crowd 20 --workers 1 --json
 grep -q '"id": "graph_crowd_20_w1".*"allocations": 0' "$work/out" || fail "bench --graph-crowd 20: no row: $(cat "$work/out")"
+# pinned: the report says where the timing thread ran
+expect 0 "bench --cpu 0" -- "$rune" bench --graph-crowd 20 --workers 1 --cpu 0 --json
+grep -q '"cpu": 0' "$work/out" || fail "bench --cpu 0: not reported: $(head -c 300 "$work/out")"
 
 # every command parses its arguments alike (tools/rune/cli.c,
 # cli_parse_args): an unknown option, an option missing its value, a

@@ -127,13 +127,13 @@ namespace oo = ozz::animation::offline;
 // by a few 1e-4 on this rig (0.9 units tall).
 const float SAME = 1e-3f;
 
-bool same_xform(rune_xform a, rune_xform b)
+bool same_xform(rune_xform a, rune_xform b, float same = SAME)
 {
     float sign = rune_q_dot(a.r, b.r) < 0.0f ? -1.0f : 1.0f;
     float d[7] = {a.t.x - b.t.x, a.t.y - b.t.y, a.t.z - b.t.z, a.r.x - sign * b.r.x, a.r.y - sign * b.r.y,
                   a.r.z - sign * b.r.z, a.r.w - sign * b.r.w};
     for (float v : d)
-        if (!(std::fabs(v) <= SAME))
+        if (!(std::fabs(v) <= same))
             return false;
     return true;
 }
@@ -259,11 +259,12 @@ rune_xform from_soa(const std::vector<om::SoaTransform> &soa, size_t i)
 }
 
 // How many joints of an ozz pose equal rune's (frame times pose).
-size_t same_joints(const scene &z, const std::vector<om::SoaTransform> &soa, const rune_pose *pose)
+size_t same_joints(const scene &z, const std::vector<om::SoaTransform> &soa, const rune_pose *pose,
+                   float same = SAME)
 {
     size_t n = 0;
     for (size_t i = 0; i < z.joints; i++)
-        n += same_xform(from_soa(soa, i), bench_local_of(z.s->rig, pose, z.rune_joint[i]));
+        n += same_xform(from_soa(soa, i), bench_local_of(z.s->rig, pose, z.rune_joint[i]), same);
     return n;
 }
 
@@ -303,18 +304,19 @@ void local_to_model(const scene &z, const std::vector<om::SoaTransform> &in, std
 }
 
 // How many joints' model matrices (rotation columns and position) agree.
-size_t same_matrices(const scene &z, const std::vector<om::Float4x4> &ozz_m, const rune_mat4 *rune_m)
+size_t same_matrices(const scene &z, const std::vector<om::Float4x4> &ozz_m, const rune_mat4 *rune_m,
+                     float same = SAME)
 {
     size_t n = 0;
     for (size_t i = 0; i < z.joints; i++) {
-        bool same = true;
+        bool ok = true;
         for (int col = 0; col < 4; col++) {
             float f[4];
             om::StorePtrU(ozz_m[i].cols[col], f);
             for (int row = 0; row < 3; row++)
-                same = same && std::fabs(f[row] - rune_m[z.rune_joint[i]].m[col * 4 + row]) <= SAME;
+                ok = ok && std::fabs(f[row] - rune_m[z.rune_joint[i]].m[col * 4 + row]) <= same;
         }
-        n += same;
+        n += ok;
     }
     return n;
 }
@@ -594,16 +596,19 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
             t[l] = 0.37f * (float)l;
         }
         bool blending = work == BENCH_OZZ_BLEND_FINISHED;
+        /* both sides compute in floats from the same poses: the same to
+         * 1e-5 of the rig's height (rotation entries to 1e-5) */
+        float tight = 1e-5f * std::fmax(1.0f, rune_rig_height(s->rig));
         double per = (double)z.joints * (blending ? FINISHED : 1);
         bench_fn fn = blending ? blend_finished_run : local_to_model_run;
         a.value = 1e9 * bench_measure(fn, c.get(), p->samples, p->sample_s, false).median / per;
         fn(c.get());
         if (blending) {
             rune_mix(z, t, c->weight, FINISHED, r.pose.data(), out, NULL);
-            a.agree = same_joints(z, c->out, timed && timed->pose ? timed->pose : out);
+            a.agree = same_joints(z, c->out, timed && timed->pose ? timed->pose : out, tight);
         } else {
             rune_rig_model_matrices(s->rig, &r.pose[1], r.model.data());
-            a.agree = same_matrices(z, c->model, timed && timed->matrices ? timed->matrices : r.model.data());
+            a.agree = same_matrices(z, c->model, timed && timed->matrices ? timed->matrices : r.model.data(), tight);
         }
         a.checked = z.joints;
     }

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static _Atomic long long allocations, live_bytes;
 
@@ -135,8 +136,14 @@ static int clip_crowd_row(const bench_plan *p, const bench_scene *s, size_t coun
                  count, names[kind], bound, kb, workers, workers == 1 ? "" : "s");
         bench_crowd_run(c.batch, c.chars, c.count, workers, p, &row);
         row.floor = crowd_floor_ms(p, rune_rig_joint_count(s->rig), count, workers, varied);
-        if (workers == 0 && !varied) /* ozz's jobs on the same work, the caller alone */
+        row.bytes = 1000.0 * kb; /* crowd rows: what a character holds, for both sides */
+        if (workers == 0 && !varied) { /* ozz's jobs on the same work, the caller alone */
             bench_row_anchor(&row, "ozz", bench_ozz_crowd(p, s, count));
+            if (row.anchor_bytes > 0) {
+                size_t used = strlen(row.label);
+                snprintf(row.label + used, sizeof row.label - used, " (ozz %.1f KB)", row.anchor_bytes / 1000.0);
+            }
+        }
         if (row.anchor.value >= 0) { /* the same crowd at the anchor's level, made after this one is gone */
             crowd_free(&c);
             c = (crowd_ctx){NULL, calloc(count, sizeof(rune_character *)), count};

@@ -615,6 +615,25 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
     return a;
 }
 
+namespace {
+
+// ozz's default allocator, counting the bytes asked of it (a crowd
+// character's sampling contexts)
+struct counting_allocator : ozz::memory::Allocator {
+    ozz::memory::Allocator *next = nullptr;
+    size_t bytes = 0;
+    void *Allocate(size_t size, size_t alignment) override
+    {
+        bytes += size;
+        return next->Allocate(size, alignment);
+    }
+    void Deallocate(void *block) override { next->Deallocate(block); }
+};
+
+template <typename T> size_t held(const std::vector<T> &v) { return v.capacity() * sizeof(T); }
+
+} // namespace
+
 extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count)
 {
     bench_anchor a = {-1.0, 0, 0, 0};
@@ -623,6 +642,9 @@ extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *
         return a;
     crowd_ctx c;
     c.z = &z;
+    counting_allocator counting;
+    counting.next = ozz::memory::SetDefaulAllocator(&counting);
+    size_t bytes = 0;
     for (size_t i = 0; i < count; i++) {
         auto ch = std::make_unique<crowd_character>();
         for (size_t k = 0; k < 2; k++) {
@@ -633,8 +655,11 @@ extern "C" bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *
         ch->model.resize(z.joints);
         ch->t[0] = wrap(0.013f * (float)i, z.length); // bench_crowds.c's start times
         ch->t[1] = wrap(0.029f * (float)i, z.length);
+        bytes += sizeof *ch + held(ch->local[0]) + held(ch->local[1]) + held(ch->out) + held(ch->model);
         c.chars.push_back(std::move(ch));
     }
+    ozz::memory::SetDefaulAllocator(counting.next);
+    a.bytes = (double)(bytes + counting.bytes) / (double)count; // what a character holds
     crowd_run(&c); // the warm-up frame rune's crowd gets
     a.value = 1e3 * bench_measure(crowd_run, &c, p->quick ? 5 : 15, p->quick ? 0.02 : 0.06, false).median;
     rune_poses r(s->rig, 3);

@@ -49,7 +49,9 @@ bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene *s, bench_o
 /** The clip crowd with the caller alone: `count` characters each sampling
  * clips 0 and 1 (weights 1 and 1/2, bench_crowds.c's start times),
  * blending them and computing model matrices, in ms a frame; agreement:
- * the first 16 characters' matrices against rune's for the same times. */
+ * the first 16 characters' matrices against rune's for the same times;
+ * bytes: the memory a character holds (its sampling contexts, as ozz's
+ * allocator counts them, and its poses and matrices). */
 bench_anchor bench_ozz_crowd(const bench_plan *p, const bench_scene *s, size_t count);
 /** IKTwoBoneJob on the same chains (matrices built from each job: the mid
  * joint rotated by its mid_rotation, whose local z is ozz's mid axis);

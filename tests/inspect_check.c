@@ -4,8 +4,10 @@
  * against `rune eval --model` at that frame; then takes a screenshot and
  * checks it is not blank. Exit 77 (CTest: skipped, not passed) when no
  * chromium is installed (setup.sh --dev installs it).
- * With "mesh", a second screenshot with the meshes hidden must show less
- * drawn (the skinned mesh covers more than the stick figure).
+ * With "mesh", the meshes must be drawn with WebGL2, and a second
+ * screenshot with them hidden must show less drawn (the skinned mesh
+ * covers more than the stick figure), as must one drawn by the page's
+ * 2D path (&gl=0, for browsers without WebGL2).
  *   inspect_check RUNE CHROMIUM SCENARIO OUTDIR FRAME [mesh] */
 #define _POSIX_C_SOURCE 200809L
 #include <cairo.h>
@@ -166,6 +168,10 @@ int main(int argc, char **argv)
     if (share < 0.02)
         return fail("the screenshot is blank: ", shot);
     if (argc > 6 && strcmp(argv[6], "mesh") == 0) { /* the skinned mesh covers more than the stick figure */
+        const char *renderer = json_string_value(json_object_get(probe, "renderer"));
+        printf("inspect_check: the meshes drawn by %s\n", renderer ? renderer : "(none)");
+        if (!renderer || strcmp(renderer, "webgl2") != 0) /* Chromium's software WebGL runs headless */
+            return fail("the meshes were not drawn with WebGL2", NULL);
         char bare[1100];
         snprintf(bare, sizeof bare, "%s/bare.png", dir);
         snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' "
@@ -176,6 +182,17 @@ int main(int argc, char **argv)
         printf("inspect_check: the mesh changes %.2f%% of the page's pixels\n", 100 * added);
         if (!(added > 0.01))
             return fail("the mesh adds nothing to the view: ", shot);
+        /* the 2D path (no WebGL2) draws them too */
+        char flat[1100];
+        snprintf(flat, sizeof flat, "%s/flat.png", dir);
+        snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' "
+                 "'file://%s#frame=%ld&gl=0' >/dev/null 2>&1", chromium, browser, dir, flat, page, frame);
+        if (run(cmd))
+            return 1;
+        double painted = differing_share(flat, bare);
+        printf("inspect_check: without WebGL2 the mesh changes %.2f%% of the page's pixels\n", 100 * painted);
+        if (!(painted > 0.01))
+            return fail("the 2D path draws no mesh: ", flat);
     }
     json_decref(probe);
     json_decref(ev);

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,9 @@ static int run(const char *cmd)
  * one colour. */
 /* The share of pixels two screenshots of one size differ in (-1: not
  * both readable, or of different sizes). */
-static double differing_share(const char *a_png, const char *b_png)
+/* The share of pixels where a channel of the two screenshots differs by
+ * more than `tolerance` levels. */
+static double differing_share(const char *a_png, const char *b_png, int tolerance)
 {
     cairo_surface_t *a = cairo_image_surface_create_from_png(a_png), *b = cairo_image_surface_create_from_png(b_png);
     double share = -1;
@@ -64,8 +67,14 @@ static double differing_share(const char *a_png, const char *b_png)
         const unsigned char *da = cairo_image_surface_get_data(a), *db = cairo_image_surface_get_data(b);
         size_t differ = 0;
         for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++)
-                differ += memcmp(da + (size_t)y * (size_t)sa + 4 * (size_t)x, db + (size_t)y * (size_t)sb + 4 * (size_t)x, 4) != 0;
+            for (int x = 0; x < w; x++) {
+                const unsigned char *pa = da + (size_t)y * (size_t)sa + 4 * (size_t)x;
+                const unsigned char *pb = db + (size_t)y * (size_t)sb + 4 * (size_t)x;
+                bool apart = false;
+                for (int c = 0; c < 4; c++)
+                    apart |= abs((int)pa[c] - (int)pb[c]) > tolerance;
+                differ += apart;
+            }
         share = (double)differ / ((double)w * h);
     }
     cairo_surface_destroy(a);
@@ -178,7 +187,7 @@ int main(int argc, char **argv)
                  "'file://%s#frame=%ld&mesh=0' >/dev/null 2>&1", chromium, browser, dir, bare, page, frame);
         if (run(cmd))
             return 1;
-        double added = differing_share(shot, bare);
+        double added = differing_share(shot, bare, 0);
         printf("inspect_check: the mesh changes %.2f%% of the page's pixels\n", 100 * added);
         if (!(added > 0.01))
             return fail("the mesh adds nothing to the view: ", shot);
@@ -189,10 +198,15 @@ int main(int argc, char **argv)
                  "'file://%s#frame=%ld&gl=0' >/dev/null 2>&1", chromium, browser, dir, flat, page, frame);
         if (run(cmd))
             return 1;
-        double painted = differing_share(flat, bare);
-        printf("inspect_check: without WebGL2 the mesh changes %.2f%% of the page's pixels\n", 100 * painted);
+        double painted = differing_share(flat, bare, 0), apart = differing_share(shot, flat, 24);
+        printf("inspect_check: without WebGL2 the mesh changes %.2f%% of the page's pixels; the two paths differ "
+               "on %.2f%%\n", 100 * painted, 100 * apart);
         if (!(painted > 0.01))
             return fail("the 2D path draws no mesh: ", flat);
+        /* one mesh by two paths (skinned on the GPU, or in the page and
+         * painted): the same pixels but for edges */
+        if (!(apart < 0.25 * added))
+            return fail("the GPU-skinned and the 2D-painted mesh differ: ", flat);
     }
     json_decref(probe);
     json_decref(ev);

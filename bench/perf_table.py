@@ -11,7 +11,8 @@ Every figure of the table comes from that run: rune's median and fastest
 batch, the naive reference and the machine's floor as ratios, and the
 anchor (ozz-animation or ACL) measured in the same process with how many
 of its results agreed with rune's; the ratio to the anchor is rune's at
-the anchor's kernel level (AVX2 + FMA), with rune's best level beside it. The per-level and cost-growth rows
+the anchor's kernel level (AVX2 + FMA), with rune's best level beside it, and the bytes each side reads
+where the row states them. The per-level and cost-growth rows
 have tables of their own.
 """
 import json
@@ -49,6 +50,9 @@ def row_line(r):
                          f"best {median / r[anchor]:.2f}")
         else:
             cells.append(f"{name} {fmt(r[anchor])} (**{median / r[anchor]:.2f}**)")
+        mine, theirs = r.get("bytes"), r.get("anchor_bytes")
+        if mine and theirs:  # the memory each side reads (crowds: holds a character)
+            cells[-1] += f"; {fmt(theirs / 1000)} KB vs rune {fmt(mine / 1000)} KB"
         cells.append(same)
     else:
         cells += ["", ""]

@@ -70,7 +70,13 @@ typedef struct rune_import {
  *   positions, normals, tangents, triangles, the eight largest influences
  *   a vertex (normalized; a vertex no bone weights follows its node's
  *   joint), each bone's inverse bind matrix, and morph targets as deltas
- *   named as their weight curves. */
+ *   named as their weight curves.
+ * - A glTF whose node hierarchy is deeper than 10,000 levels, has a cycle
+ *   or a node with two parents is refused (RUNE_E_INVALID) before assimp
+ *   reads it. Every import runs on a thread of its own with a 512 MB
+ *   reserved stack while the caller waits (assimp recurses a level a
+ *   frame), so `alloc` may be called from that thread, never from two at
+ *   once. */
 RUNE_API rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err);
 /** The same from bytes in memory; `hint` is the format's file extension
  * ("bvh", "gltf", "fbx", ...) and `name` stands in for the file name. */

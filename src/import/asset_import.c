@@ -9,6 +9,8 @@
 #include "import_skeleton.h"
 #include "import_curves.h"
 #include "gltf_file.h"
+#include "gltf_precheck.h"
+#include "import_stack.h"
 #include "fbx_take_stop.h"
 #include "gltf_nodes.h"
 #include "import_meshes.h"
@@ -766,6 +768,44 @@ static struct aiPropertyStore *import_properties(void)
     "the asset uses %s (compressed buffers), which rune's importer (assimp) does not decode; write a "              \
     "decompressed copy first: npx @gltf-transform/cli copy '%s' decompressed.glb"
 
+/* One import through assimp, from a file (data NULL) or memory, and its
+ * conversion: run on a deep stack (import_stack.h). */
+typedef struct assimp_call {
+    const char *path;
+    const void *data;
+    size_t size;
+    const char *hint;
+    const rune_allocator *alloc;
+    rune_import **out;
+    rune_error *err;
+    const char *extension; /* a meshopt extension the file uses, for the message when assimp fails */
+} assimp_call;
+
+static rune_status import_path(void *p)
+{
+    assimp_call *c = p;
+    struct aiPropertyStore *props = import_properties();
+    const struct aiScene *sc = aiImportFileExWithProperties(c->path, aiProcess_ValidateDataStructure | aiProcess_Triangulate, NULL, props);
+    aiReleasePropertyStore(props);
+    if (c->extension && (!sc || !sc->mRootNode)) {
+        if (sc)
+            aiReleaseImport(sc);
+        return rune_fail(c->err, RUNE_E_INVALID, "%s: cannot import: %s; " MESHOPT_ADVICE, c->path,
+                         aiGetErrorString(), c->extension, c->path);
+    }
+    return from_scene(sc, c->path, true, rune__alloc_or_default(c->alloc), c->out, c->err);
+}
+
+static rune_status import_bytes(void *p)
+{
+    assimp_call *c = p;
+    struct aiPropertyStore *props = import_properties();
+    const struct aiScene *sc = aiImportFileFromMemoryWithProperties(c->data, (unsigned)c->size,
+                                                                    aiProcess_ValidateDataStructure | aiProcess_Triangulate, c->hint, props);
+    aiReleasePropertyStore(props);
+    return from_scene(sc, c->path, false, rune__alloc_or_default(c->alloc), c->out, c->err);
+}
+
 rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune_import **out, rune_error *err)
 {
     RUNE_REQUIRE(err, path, "path");
@@ -791,20 +831,14 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
     }
     /* meshopt-compressed buffers: assimp reads them as raw bytes (or fails
      * on the fallback buffer with its own message); say what they are */
-    bool required = false;
-    const char *ext = rune__gltf_unreadable_extension(path, &required);
-    if (ext && required)
-        return rune_fail(err, RUNE_E_INVALID, "%s: " MESHOPT_ADVICE, path, ext, path);
-    struct aiPropertyStore *props = import_properties();
-    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure | aiProcess_Triangulate, NULL, props);
-    aiReleasePropertyStore(props);
-    if (ext && (!sc || !sc->mRootNode)) {
-        if (sc)
-            aiReleaseImport(sc);
-        return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s; " MESHOPT_ADVICE, path,
-                         aiGetErrorString(), ext, path);
-    }
-    return from_scene(sc, path, true, rune__alloc_or_default(alloc), out, err);
+    gltf_precheck pre;
+    rune__gltf_precheck(path, &pre);
+    if (pre.extension && pre.required)
+        return rune_fail(err, RUNE_E_INVALID, "%s: " MESHOPT_ADVICE, path, pre.extension, path);
+    if (pre.problem[0])
+        return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s", path, pre.problem);
+    assimp_call call = {path, NULL, 0, NULL, alloc, out, err, pre.extension};
+    return rune__import_on_deep_stack(import_path, &call);
 }
 
 rune_status rune_import_memory(const void *data, size_t size, const char *hint, const char *name,
@@ -840,13 +874,19 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
             return rune_fail(err, RUNE_E_INVALID, "%s: larger than 4 GiB", name);
         }
     }
-    struct aiPropertyStore *props = import_properties();
-    const struct aiScene *sc = aiImportFileFromMemoryWithProperties(data, (unsigned)size,
-                                                                    aiProcess_ValidateDataStructure | aiProcess_Triangulate, hint, props);
-    aiReleasePropertyStore(props);
+    if (hint && (rune__gltf_has_suffix(hint, "gltf") || rune__gltf_has_suffix(hint, "glb"))) {
+        gltf_precheck pre;
+        rune__gltf_precheck_memory(data, size, &pre);
+        if (pre.problem[0]) {
+            free(text), free(copy);
+            return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s", name, pre.problem);
+        }
+    }
+    assimp_call call = {name, data, size, hint, alloc, out, err, NULL};
+    rune_status st = rune__import_on_deep_stack(import_bytes, &call);
     free(text);
     free(copy);
-    return from_scene(sc, name, false, rune__alloc_or_default(alloc), out, err);
+    return st;
 }
 
 void rune_import_destroy(rune_import *imp)

@@ -18,14 +18,8 @@ static uint32_t le32(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Reads a .gltf or .glb; false when unreadable or malformed. */
-static bool gltf_open(const char *path, gltf_file *g)
+bool rune__gltf_frame(gltf_file *g)
 {
-    memset(g, 0, sizeof *g);
-    if (!(g->bytes = rune__read_file(path, MAX_ASSET_BYTES, &g->size)))
-        return false;
-    const char *slash = strrchr(path, '/');
-    snprintf(g->dir, sizeof g->dir, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
     if (g->size >= 20 && memcmp(g->bytes, "glTF", 4) == 0) {
         uint32_t jlen = le32(g->bytes + 12);
         if (memcmp(g->bytes + 16, "JSON", 4) != 0 || jlen > g->size - 20)
@@ -42,6 +36,17 @@ static bool gltf_open(const char *path, gltf_file *g)
         g->json_len = g->size;
     }
     return true;
+}
+
+/* Reads a .gltf or .glb; false when unreadable or malformed. */
+static bool gltf_open(const char *path, gltf_file *g)
+{
+    memset(g, 0, sizeof *g);
+    if (!(g->bytes = rune__read_file(path, MAX_ASSET_BYTES, &g->size)))
+        return false;
+    const char *slash = strrchr(path, '/');
+    snprintf(g->dir, sizeof g->dir, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+    return rune__gltf_frame(g);
 }
 
 static int b64(int c)
@@ -205,34 +210,6 @@ json_t *rune__gltf_load(const char *path, gltf_file *g)
     if (!rune__gltf_has_suffix(path, ".gltf") && !rune__gltf_has_suffix(path, ".glb"))
         return NULL;
     return gltf_open(path, g) ? json_loadb(g->json, g->json_len, 0, NULL) : NULL;
-}
-
-static bool lists(json_t *root, const char *key, const char *name)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(root, key), i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
-            return true;
-    }
-    return false;
-}
-
-const char *rune__gltf_unreadable_extension(const char *path, bool *required)
-{
-    static const char *const meshopt[] = {"EXT_meshopt_compression", "KHR_meshopt_compression"};
-    gltf_file g;
-    json_t *root = rune__gltf_load(path, &g);
-    const char *found = NULL;
-    for (int pass = 0; root && !found && pass < 2; pass++)
-        for (size_t i = 0; !found && i < sizeof meshopt / sizeof *meshopt; i++)
-            if (lists(root, pass == 0 ? "extensionsRequired" : "extensionsUsed", meshopt[i])) {
-                found = meshopt[i];
-                *required = pass == 0;
-            }
-    json_decref(root);
-    free(g.bytes);
-    return found;
 }
 
 const char *rune__gltf_node_name(json_t *root, json_int_t ni, rune__arena *arena)

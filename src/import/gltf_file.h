@@ -32,12 +32,9 @@ bool rune__gltf_has_suffix(const char *s, const char *suffix);
 /* A .gltf or .glb file read and its JSON parsed: the root (json_decref,
  * then free g->bytes), or NULL for other files or unreadable JSON. */
 json_t *rune__gltf_load(const char *path, gltf_file *g);
-/* An extension of `path` (a .gltf/.glb) that rune cannot read and the
- * advice for it: the first of the meshopt extensions (compressed buffer
- * views assimp 5.2 neither decodes nor refuses) listed in the asset's
- * extensionsRequired (*required true) or else extensionsUsed (*required
- * false); NULL when it lists none or is not glTF. */
-const char *rune__gltf_unreadable_extension(const char *path, bool *required);
+/* Finds g->json (and g->bin) in g->bytes: a .glb's chunks, or the whole
+ * of a .gltf; false when a .glb's chunks do not fit. */
+bool rune__gltf_frame(gltf_file *g);
 /* Node ni's name as assimp gives it ("nodes[N]" for an unnamed node),
  * copied into the arena (NULL: out of memory). */
 const char *rune__gltf_node_name(json_t *root, json_int_t ni, rune__arena *arena);

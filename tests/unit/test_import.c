@@ -21,6 +21,7 @@
 #include "root/root_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 
 #define near_eq(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
@@ -455,6 +456,81 @@ static void test_gltf_meshopt_message(void **state)
     }
 }
 
+/* A glTF of `n` nodes, each the child of the one before (a chain n
+ * deep), with `extra` appended inside the last node's braces (e.g. a
+ * child list that makes a cycle). */
+static char *chain_gltf(size_t n, const char *extra, size_t *len)
+{
+    size_t cap = 64 * n + 256 + strlen(extra);
+    char *s = malloc(cap);
+    assert_non_null(s);
+    size_t at = (size_t)snprintf(s, cap, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n)
+            at += (size_t)snprintf(s + at, cap - at, "{\"name\":\"n%zu\",\"children\":[%zu]},", i, i + 1);
+        else
+            at += (size_t)snprintf(s + at, cap - at, "{\"name\":\"n%zu\"%s}", i, extra);
+    }
+    at += (size_t)snprintf(s + at, cap - at, "]}");
+    *len = at;
+    return s;
+}
+
+typedef struct small_stack_import {
+    const char *text;
+    size_t len;
+    rune_status status;
+} small_stack_import;
+
+static void *import_on_small_stack(void *p)
+{
+    small_stack_import *c = p;
+    rune_import *imp = NULL;
+    c->status = rune_import_memory(c->text, c->len, "gltf", "chain", NULL, &imp, NULL);
+    rune_import_destroy(imp);
+    return NULL;
+}
+
+/* Node hierarchies assimp's recursion cannot walk are refused before it
+ * reads them (a chain of 100,000 nodes overflowed the 8 MB stack); a
+ * chain at the limit imports even when called from a thread with a
+ * 256 KB stack, because the import runs on a deep stack of its own. */
+static void test_gltf_hostile_hierarchy(void **state)
+{
+    (void)state;
+    struct {
+        size_t n;
+        const char *extra, *want;
+    } bad[] = {{100000, "", "10001 levels deep at nodes[10000], more than 10000"},
+               {10001, "", "10001 levels deep"},
+               {5, ",\"children\":[2]", "nodes[2] is a child of two nodes (1 and 4)"},
+               {5, ",\"children\":[0]", "nodes[0] is its own ancestor"},
+               {3, ",\"children\":[7]", "nodes[2].children[0] is not a node index"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t len;
+        char *text = chain_gltf(bad[i].n, bad[i].extra, &len);
+        rune_import *imp = (rune_import *)&imp;
+        rune_error err = {0};
+        assert_int_equal(rune_import_memory(text, len, "gltf", "chain.gltf", NULL, &imp, &err), RUNE_E_INVALID);
+        assert_null(imp);
+        if (!strstr(err.message, bad[i].want))
+            fail_msg("case %zu: %s", i, err.message);
+        assert_non_null(strstr(err.message, "chain.gltf: cannot import"));
+        free(text);
+    }
+    small_stack_import c = {NULL, 0, RUNE_E_INVALID};
+    c.text = chain_gltf(10000, "", &c.len);
+    pthread_attr_t attr;
+    pthread_t t;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 256 << 10), 0);
+    assert_int_equal(pthread_create(&t, &attr, import_on_small_stack, &c), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    assert_int_equal(c.status, RUNE_OK);
+    free((char *)c.text);
+}
+
 /* tests/fixtures/past_stop_{ascii,binary}.fbx (make_fbx_fixtures.py):
  * Spine's X rotation keys 0, 45, 90 deg at 0, .5 and 1.0000008 s, the
  * take stopping at 1 s. assimp alone drops the last key (the clip ended at
@@ -708,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_gltf_hostile_stride),
         cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
+        cmocka_unit_test(test_gltf_hostile_hierarchy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

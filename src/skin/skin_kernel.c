@@ -14,6 +14,7 @@
 #include "skin_kernel.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <string.h>
 
@@ -299,16 +300,16 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
 }
 
 /* ---- dual quaternions eight vertices at a time ----
- * Without stretch, everything after the blend is the same arithmetic for
- * every vertex: the block path blends each vertex's dual quaternion as
- * above, transposes the eight (one lane a vertex), and normalizes, turns
- * and translates all eight at once in plain loops the compiler
- * vectorizes. The arithmetic per vertex is dual_range's, in its order. */
+ * Without stretch, the block path holds eight vertices a lane each: the
+ * palette entries of each influence transposed into lanes, blended with
+ * the hemisphere test on all eight, then normalized, turned and
+ * translated in plain loops the compiler vectorizes. The arithmetic per
+ * vertex is dual_range's, in its order. */
 enum { DUAL_LANES = 8 };
 
 /* The rows of an 8x8 matrix as its columns: three rounds of shuffles. */
 #define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
-static inline void transpose8(const v8 r[8], float out[8][8])
+static inline void transpose8(const v8 r[8], v8 out[8])
 {
     v8 t[8], u[8];
     for (int i = 0; i < 8; i += 2) {
@@ -324,10 +325,8 @@ static inline void transpose8(const v8 r[8], float out[8][8])
      * (high halves) of rows 0-3; u[4..7] the same of rows 4-7 */
     static const int order[4] = {0, 2, 1, 3};
     for (int c = 0; c < 4; c++) {
-        v8 lo = SHUF(u[order[c]], u[4 + order[c]], 0, 1, 2, 3, 8, 9, 10, 11);
-        v8 hi = SHUF(u[order[c]], u[4 + order[c]], 4, 5, 6, 7, 12, 13, 14, 15);
-        memcpy(out[c], &lo, sizeof lo);
-        memcpy(out[c + 4], &hi, sizeof hi);
+        out[c] = SHUF(u[order[c]], u[4 + order[c]], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[c + 4] = SHUF(u[order[c]], u[4 + order[c]], 4, 5, 6, 7, 12, 13, 14, 15);
     }
 }
 #undef SHUF
@@ -384,19 +383,53 @@ static inline void scatter3(float v[3][DUAL_LANES], char *p, size_t stride, size
     }
 }
 
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+/* The blended dual quaternions of a block's vertices, a lane each: per
+ * influence, the eight palette entries transposed (a component a
+ * vector), each turned to its vertex's first influence's hemisphere and
+ * added at its weight -- blend_dual's arithmetic, in its order, on all
+ * eight vertices at once. */
+static ALWAYS_INLINE void blend_duals(const rune_skin_dq *restrict dq, const uint16_t *const j[DUAL_LANES],
+                                      const float *const w[DUAL_LANES], uint32_t K, float b[8][DUAL_LANES])
+{
+    v8 sum[8], first[4];
+    for (uint32_t k = 0; k < K; k++) {
+        v8 rows[DUAL_LANES], q[8];
+        for (int i = 0; i < DUAL_LANES; i++)
+            rows[i] = load8(&dq[j[i][k]].real.x);
+        transpose8(rows, q);
+        v8 wk = {w[0][k], w[1][k], w[2][k], w[3][k], w[4][k], w[5][k], w[6][k], w[7][k]};
+        if (k == 0) {
+            for (int c = 0; c < 4; c++)
+                first[c] = q[c];
+            for (int c = 0; c < 8; c++)
+                sum[c] = wk * q[c];
+            continue;
+        }
+        v8 dot = q[0] * first[0] + q[1] * first[1] + q[2] * first[2] + q[3] * first[3];
+        v8i flip = (dot < 0.0f) & (v8i){INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN,
+                                        INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+        wk = (v8)((v8i)wk ^ flip); /* -w where the dot is negative */
+        for (int c = 0; c < 8; c++)
+            sum[c] += wk * q[c];
+    }
+    memcpy(b, sum, sizeof sum);
+}
+
 /* Vertices [first, first + m), m <= 8, without stretch. */
 static ALWAYS_INLINE void dual_block(const skin_args *a, size_t first, size_t m, uint32_t K, bool N, bool T)
 {
     streams st = streams_at(a, first, N, T);
-    v8 rows[DUAL_LANES];
+    const uint16_t *j[DUAL_LANES];
+    const float *w[DUAL_LANES];
     for (size_t i = 0; i < DUAL_LANES; i++) {
         bool live = i < m;
-        const uint16_t *j = live ? (const uint16_t *)(st.joints + i * a->joints_stride) : idle_joints;
-        const float *w = live ? (const float *)(st.weights + i * a->weights_stride) : idle_floats;
-        rows[i] = blend_dual(a->dqs, j, w, K);
+        j[i] = live ? (const uint16_t *)(st.joints + i * a->joints_stride) : idle_joints;
+        w[i] = live ? (const float *)(st.weights + i * a->weights_stride) : idle_floats;
     }
     _Alignas(32) float b[8][DUAL_LANES], s2[DUAL_LANES], p[3][DUAL_LANES];
-    transpose8(rows, b);
+    blend_duals(a->dqs, j, w, K, b);
     gather3(p, st.positions, a->positions_stride, m);
 #pragma omp simd
     for (int i = 0; i < DUAL_LANES; i++)

@@ -161,7 +161,7 @@ rune_status rune__skin_run_level(const rune_skin_job *job, rune_simd_level level
         return st;
     const rune_skin_job *j = job;
     size_t k = j->influences;
-    skin_args a = {(uint32_t)k,
+    skin_args a = {(uint32_t)k, j->vertex_count,
                    (const char *)j->joints, (const char *)j->weights, (const char *)j->positions,
                    (const char *)j->normals, (const char *)j->tangents,
                    stride_of(j->joints_stride, k * sizeof(uint16_t)), stride_of(j->weights_stride, k * sizeof(float)),

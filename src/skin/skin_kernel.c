@@ -361,10 +361,28 @@ static inline void normalize_lanes(float *x, float *y, float *z)
 }
 
 /* Lanes of v[3][8] from the vertices at p, stride bytes apart (lanes m
- * and past: 0). Each lane vector is put together in registers: eight
- * scalar stores read back as one vector would wait for all of them. */
-static inline void gather3(float v[3][DUAL_LANES], const char *p, size_t stride, size_t m)
+ * and past: 0). A full block whose 16-byte reads stay inside the buffer
+ * (`wide`: the job checked) loads each vertex whole and transposes; else
+ * each lane vector is put together in registers (eight scalar stores read
+ * back as one vector would wait for all of them). */
+#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+static ALWAYS_INLINE void gather3(float v[3][DUAL_LANES], const char *p, size_t stride, size_t m, bool wide)
 {
+    if (m == DUAL_LANES && wide) {
+        v8 a[4];
+        for (int i = 0; i < 4; i++) { /* vertices i and i + 4, (x, y, z, next) each */
+            v4 lo, hi;
+            memcpy(&lo, p + (size_t)i * stride, sizeof lo);
+            memcpy(&hi, p + (size_t)(i + 4) * stride, sizeof hi);
+            a[i] = SHUF(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+        }
+        v8 t0 = SHUF(a[0], a[1], 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(a[0], a[1], 2, 10, 3, 11, 6, 14, 7, 15);
+        v8 t2 = SHUF(a[2], a[3], 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(a[2], a[3], 2, 10, 3, 11, 6, 14, 7, 15);
+        v8 x = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), y = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+        v8 z = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+        memcpy(v[0], &x, sizeof x), memcpy(v[1], &y, sizeof y), memcpy(v[2], &z, sizeof z);
+        return;
+    }
     const float *f[DUAL_LANES];
     for (size_t i = 0; i < DUAL_LANES; i++)
         f[i] = i < m ? (const float *)(p + i * stride) : idle_floats;
@@ -374,14 +392,31 @@ static inline void gather3(float v[3][DUAL_LANES], const char *p, size_t stride,
     }
 }
 
-/* Lanes [0, m) of v[3][8] to the vertices at p, stride bytes apart. */
-static inline void scatter3(float v[3][DUAL_LANES], char *p, size_t stride, size_t m)
+/* Lanes [0, m) of v[3][8] to the vertices at p, stride bytes apart: 12
+ * bytes each, whatever lies between them left alone. A full block is
+ * transposed back to (x, y, z) vectors first. */
+static ALWAYS_INLINE void scatter3(float v[3][DUAL_LANES], char *p, size_t stride, size_t m)
 {
+    if (m == DUAL_LANES) {
+        v8 x, y, z;
+        memcpy(&x, v[0], sizeof x), memcpy(&y, v[1], sizeof y), memcpy(&z, v[2], sizeof z);
+        v8 t0 = SHUF(x, y, 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(x, y, 2, 10, 3, 11, 6, 14, 7, 15);
+        v8 t2 = SHUF(z, z, 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(z, z, 2, 10, 3, 11, 6, 14, 7, 15);
+        v8 a[4] = {SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
+                   SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15)};
+        for (int i = 0; i < 4; i++) { /* a[i]: vertex i's (x, y, z, z), then vertex i + 4's */
+            v4 lo = SHUF(a[i], a[i], 0, 1, 2, 3), hi = SHUF(a[i], a[i], 4, 5, 6, 7);
+            memcpy(p + (size_t)i * stride, &lo, 3 * sizeof(float));
+            memcpy(p + (size_t)(i + 4) * stride, &hi, 3 * sizeof(float));
+        }
+        return;
+    }
     for (size_t i = 0; i < m; i++) {
         float *f = (float *)(p + i * stride);
         f[0] = v[0][i], f[1] = v[1][i], f[2] = v[2][i];
     }
 }
+#undef SHUF
 
 typedef int32_t v8i __attribute__((vector_size(32)));
 
@@ -430,7 +465,11 @@ static ALWAYS_INLINE void dual_block(const skin_args *a, size_t first, size_t m,
     }
     _Alignas(32) float b[8][DUAL_LANES], s2[DUAL_LANES], p[3][DUAL_LANES];
     blend_duals(a->dqs, j, w, K, b);
-    gather3(p, st.positions, a->positions_stride, m);
+    /* 16-byte reads of 12-byte elements stay inside the buffers unless
+     * the block holds the job's last vertex (after whose 12 bytes the
+     * buffer may end, whatever the stride) */
+    bool wide = first + DUAL_LANES < a->vertex_count;
+    gather3(p, st.positions, a->positions_stride, m, wide);
 #pragma omp simd
     for (int i = 0; i < DUAL_LANES; i++)
         s2[i] = dual_scale(b[0][i] * b[0][i] + b[1][i] * b[1][i] + b[2][i] * b[2][i] + b[3][i] * b[3][i]);
@@ -445,7 +484,7 @@ static ALWAYS_INLINE void dual_block(const skin_args *a, size_t first, size_t m,
     scatter3(p, st.out_positions, a->out_positions_stride, m);
     if (N) {
         _Alignas(32) float n[3][DUAL_LANES];
-        gather3(n, st.normals, a->normals_stride, m);
+        gather3(n, st.normals, a->normals_stride, m, wide);
         turn_lanes(b, s2, n[0], n[1], n[2]);
         if (a->normalize) /* a rotation keeps the length: only for input that was not unit */
             normalize_lanes(n[0], n[1], n[2]);
@@ -453,7 +492,7 @@ static ALWAYS_INLINE void dual_block(const skin_args *a, size_t first, size_t m,
     }
     if (T) {
         _Alignas(32) float t[3][DUAL_LANES];
-        gather3(t, st.tangents, a->tangents_stride, m);
+        gather3(t, st.tangents, a->tangents_stride, m, true); /* 16 bytes a tangent */
         turn_lanes(b, s2, t[0], t[1], t[2]);
         if (a->normalize)
             normalize_lanes(t[0], t[1], t[2]);

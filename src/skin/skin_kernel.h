@@ -11,6 +11,7 @@
 /* A checked job, strides resolved to bytes. */
 typedef struct skin_args {
     uint32_t influences;
+    size_t vertex_count; /* the job's: how far its buffers reach */
     const char *joints, *weights, *positions, *normals, *tangents;
     size_t joints_stride, weights_stride, positions_stride, normals_stride, tangents_stride;
     char *out_positions, *out_normals, *out_tangents;

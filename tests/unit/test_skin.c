@@ -327,11 +327,15 @@ static void test_strided_buffers(void **state)
         j.joints_stride = j.weights_stride = j.positions_stride = j.out_positions_stride = sizeof(vertex);
         j.normals = vin[0].n, j.out_normals = vout[0].n, j.normals_stride = j.out_normals_stride = sizeof(vertex);
         assert_int_equal(rune_skin_run(&j, NULL), RUNE_OK);
-        for (int v = 0; v < RN; v++)
+        for (int v = 0; v < RN; v++) {
             for (int c = 0; c < 3; c++) {
                 assert_true(vout[v].p[c] == p0[3 * v + c]);
                 assert_true(vout[v].n[c] == n0[3 * v + c]);
             }
+            /* the rest of the engine's vertex is left alone */
+            assert_true(vout[v].j[0] == 0 && vout[v].j[3] == 0 && vout[v].w[0] == 0.0f && vout[v].w[3] == 0.0f);
+            assert_true(vout[v].pad[0] == 0.0f && vout[v].pad[1] == 0.0f);
+        }
     }
 }
 

@@ -19,6 +19,7 @@
  * starts with none. */
 #include "inertia.h"
 #include "inertia_kernel.h"
+#include "../math/stream_kernel.h"
 #include "../base/alloc.h"
 #include "../base/prefetch.h"
 #include "../rig/rig_internal.h"
@@ -64,8 +65,10 @@ struct rune_inertia {
 typedef void (*inertia_step_fn)(const inertia_lanes *, const mix_view *, inertia_weights, size_t);
 #define INERTIA_STEP(isa) rune__inertia_step_##isa
 static inertia_step_fn step_kernel(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), INERTIA_STEP) }
+/* The poses an inertialization keeps are read only at a switch: streamed
+ * (math/stream_kernel.h). */
 typedef void (*inertia_keep_fn)(float *const *, const float *const *, int, size_t);
-#define INERTIA_KEEP(isa) rune__inertia_keep_##isa
+#define INERTIA_KEEP(isa) rune__stream_floats_##isa
 static inertia_keep_fn keep_kernel(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), INERTIA_KEEP) }
 
 void rune__inertia_weights(float u, bool second, float w[3])

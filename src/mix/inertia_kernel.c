@@ -6,10 +6,6 @@
 #include "inertia_kernel.h"
 
 #include <math.h>
-#include <string.h>
-#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
-#include <immintrin.h>
-#endif
 
 #define PI_F 3.14159265f
 
@@ -72,27 +68,4 @@ void KERNEL(rune__inertia_step)(const inertia_lanes *in, const mix_view *out, in
         step(in, out, wts, n, true);
     else
         step(in, out, wts, n, false);
-}
-
-void KERNEL(rune__inertia_keep)(float *const *to, const float *const *from, int channels, size_t floats)
-{
-    for (int c = 0; c < channels; c++) {
-        float *d = to[c];
-        const float *f = from[c];
-#if defined(__AVX512F__)
-        for (size_t i = 0; i < floats; i += 16)
-            _mm512_stream_ps(d + i, _mm512_load_ps(f + i));
-#elif defined(KERNEL_GATHER_AVX2)
-        for (size_t i = 0; i < floats; i += 8)
-            _mm256_stream_ps(d + i, _mm256_load_ps(f + i));
-#elif defined(KERNEL_GATHER_SSE2)
-        for (size_t i = 0; i < floats; i += 4)
-            _mm_stream_ps(d + i, _mm_load_ps(f + i));
-#else
-        memcpy(d, f, floats * sizeof *d);
-#endif
-    }
-#if defined(KERNEL_GATHER_SSE2) || defined(KERNEL_GATHER_AVX2)
-    _mm_sfence(); /* streaming stores are weakly ordered: visible before this returns */
-#endif
 }

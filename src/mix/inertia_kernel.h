@@ -30,11 +30,4 @@ typedef struct inertia_weights {
  * s += x (only when out->scaled); coverage clamp(c + c0 p0, 0, 1). */
 KERNEL_DECLARE(void, rune__inertia_step, (const inertia_lanes *in, const mix_view *out, inertia_weights k, size_t n));
 
-/* Copies `channels` lanes of `floats` floats (a multiple of 16, each lane
- * 64-byte aligned: a pose's) from[c] -> to[c] with streaming stores, which
- * write whole lines without fetching them, then a store fence: the poses
- * an inertialization keeps are read only at a switch, so keeping them
- * should neither fetch their lines nor push a crowd's hot data out. */
-KERNEL_DECLARE(void, rune__inertia_keep, (float *const *to, const float *const *from, int channels, size_t floats));
-
 #endif

@@ -56,12 +56,5 @@ KERNEL_DECLARE(void, rune__local_xforms, (const local_in *in, local_out *out, si
 KERNEL_DECLARE(void, rune__xform_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,
                                           rune_xform *model));
 
-/* n matrices from `from` (64-byte aligned, in cache) to `to` with
- * streaming stores, which write whole lines of `to` without fetching them,
- * then a store fence; `to` must be aligned to rune__stream_align's bytes
- * of the same build (the scalar build copies). */
-KERNEL_DECLARE(void, rune__stream_matrices, (const rune_mat4 *from, rune_mat4 *to, size_t n));
-/* The alignment rune__stream_matrices needs of `to` in this build. */
-KERNEL_DECLARE(size_t, rune__stream_align, (void));
 
 #endif

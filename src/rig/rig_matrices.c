@@ -6,6 +6,7 @@
  * it is reached. */
 #include "rig_internal.h"
 #include "matrix_kernel.h"
+#include "../math/stream_kernel.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -15,7 +16,7 @@ typedef struct matrix_kernels {
     void (*chain)(const local_out *, const int32_t *, size_t, size_t, bool, rune_mat4 *);
     void (*local_xforms)(const local_in *, local_out *, size_t);
     void (*xform_chain)(const local_out *, const int32_t *, size_t, size_t, rune_xform *);
-    void (*stream)(const rune_mat4 *, rune_mat4 *, size_t);
+    void (*stream)(float *const *, const float *const *, int, size_t);
     size_t (*stream_align)(void);
 } matrix_kernels;
 
@@ -23,7 +24,7 @@ typedef struct matrix_kernels {
     (matrix_kernels)                                                                                                  \
     {                                                                                                                 \
         rune__local_matrices_##isa, rune__model_chain_##isa, rune__local_xforms_##isa, rune__xform_chain_##isa,      \
-            rune__stream_matrices_##isa, rune__stream_align_##isa                                                     \
+            rune__stream_floats_##isa, rune__stream_align_##isa                                                     \
     }
 
 static matrix_kernels kernels_for(rune_simd_level level) { KERNEL_PICK(rune_simd_resolve(level), KERNELS) }
@@ -105,9 +106,11 @@ void rune_rig_model_matrices(const rune_rig *rig, const rune_pose *pose, rune_ma
  * vector width, a plain copy. */
 static void stream_out(const matrix_kernels *k, const rune_mat4 *from, rune_mat4 *to, size_t n)
 {
-    if (((uintptr_t)to & (k->stream_align() - 1)) == 0)
-        k->stream(from, to, n);
-    else
+    if (((uintptr_t)to & (k->stream_align() - 1)) == 0) {
+        float *into = to->m;
+        const float *out_of = from->m;
+        k->stream(&into, &out_of, 1, 16 * n);
+    } else
         memcpy(to, from, n * sizeof *to);
 }
 

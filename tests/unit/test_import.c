@@ -477,18 +477,32 @@ static char *chain_gltf(size_t n, const char *extra, size_t *len)
 }
 
 typedef struct small_stack_import {
-    const char *text;
+    const char *text, *hint;
     size_t len;
     rune_status status;
+    size_t joints;
 } small_stack_import;
 
 static void *import_on_small_stack(void *p)
 {
     small_stack_import *c = p;
     rune_import *imp = NULL;
-    c->status = rune_import_memory(c->text, c->len, "gltf", "chain", NULL, &imp, NULL);
+    c->status = rune_import_memory(c->text, c->len, c->hint, "chain", NULL, &imp, NULL);
+    c->joints = imp ? imp->joint_count : 0;
     rune_import_destroy(imp);
     return NULL;
+}
+
+/* Imports c on a thread with a 256 KB stack. */
+static void import_from_small_stack(small_stack_import *c)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 256 << 10), 0);
+    assert_int_equal(pthread_create(&t, &attr, import_on_small_stack, c), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
 }
 
 /* Node hierarchies assimp's recursion cannot walk are refused before it
@@ -518,17 +532,40 @@ static void test_gltf_hostile_hierarchy(void **state)
         assert_non_null(strstr(err.message, "chain.gltf: cannot import"));
         free(text);
     }
-    small_stack_import c = {NULL, 0, RUNE_E_INVALID};
+    small_stack_import c = {NULL, "gltf", 0, RUNE_E_INVALID, 0};
     c.text = chain_gltf(10000, "", &c.len);
-    pthread_attr_t attr;
-    pthread_t t;
-    assert_int_equal(pthread_attr_init(&attr), 0);
-    assert_int_equal(pthread_attr_setstacksize(&attr, 256 << 10), 0);
-    assert_int_equal(pthread_create(&t, &attr, import_on_small_stack, &c), 0);
-    pthread_join(t, NULL);
-    pthread_attr_destroy(&attr);
+    import_from_small_stack(&c);
     assert_int_equal(c.status, RUNE_OK);
     free((char *)c.text);
+}
+
+/* Other formats are not checked for depth: an FBX chain of 20,000 bones
+ * (assimp's FBX converter recurses a frame a level) imports whole from
+ * a 256 KB stack, on the import's own deep one. */
+static void test_deep_fbx(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 320 + 256, at = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    at += (size_t)snprintf(s + at, cap - at, "; FBX 7.4.0 project file\nFBXHeaderExtension: {\n\tFBXHeaderVersion: 1003\n"
+                                             "\tFBXVersion: 7400\n}\nObjects: {\n");
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(s + at, cap - at, "\tNodeAttribute: %d, \"NodeAttribute::\", \"LimbNode\" {\n"
+                                                 "\t\tTypeFlags: \"Skeleton\"\n\t}\n\tModel: %d, \"Model::n%d\", \"LimbNode\" {\n"
+                                                 "\t\tVersion: 232\n\t}\n", 2000000 + i, 1000000 + i, i);
+    at += (size_t)snprintf(s + at, cap - at, "}\nConnections: {\n");
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(s + at, cap - at, "\tC: \"OO\", %d, %d\n\tC: \"OO\", %d, %d\n", 1000000 + i,
+                               i ? 1000000 + i - 1 : 0, 2000000 + i, 1000000 + i);
+    at += (size_t)snprintf(s + at, cap - at, "}\n");
+    assert_true(at < cap);
+    small_stack_import c = {s, "fbx", at, RUNE_E_INVALID, 0};
+    import_from_small_stack(&c);
+    assert_int_equal(c.status, RUNE_OK);
+    assert_true(c.joints >= N); /* every bone of the chain */
+    free(s);
 }
 
 /* tests/fixtures/past_stop_{ascii,binary}.fbx (make_fbx_fixtures.py):
@@ -785,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_negative_frames),
         cmocka_unit_test(test_import_allocation_failures),
         cmocka_unit_test(test_gltf_hostile_hierarchy),
+        cmocka_unit_test(test_deep_fbx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,12 +49,9 @@ static int run(const char *cmd)
     return rc == 0 ? 0 : fail("command failed: ", cmd);
 }
 
-/* The share of pixels unlike the top-left one: a page that drew nothing is
- * one colour. */
-/* The share of pixels two screenshots of one size differ in (-1: not
- * both readable, or of different sizes). */
-/* The share of pixels where a channel of the two screenshots differs by
- * more than `tolerance` levels. */
+/* The share of pixels where a channel of two screenshots of one size
+ * differs by more than `tolerance` levels (-1: not both readable, or of
+ * different sizes). */
 static double differing_share(const char *a_png, const char *b_png, int tolerance)
 {
     cairo_surface_t *a = cairo_image_surface_create_from_png(a_png), *b = cairo_image_surface_create_from_png(b_png);
@@ -82,6 +79,8 @@ static double differing_share(const char *a_png, const char *b_png, int toleranc
     return share;
 }
 
+/* The share of pixels unlike the top-left one: a page that drew nothing is
+ * one colour. */
 static double drawn_share(const char *png)
 {
     cairo_surface_t *s = cairo_image_surface_create_from_png(png);
@@ -105,6 +104,19 @@ static double drawn_share(const char *png)
     return (double)other / ((double)w * h);
 }
 
+#define BROWSER "--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="
+
+/* A 1600 x 1000 screenshot of the page at a frame into `png`; `options`
+ * follow the frame in the page's address ("" or "&mesh=0" ...). */
+static int screenshot(const char *chromium, const char *dir, const char *page, long frame, const char *options,
+                      const char *png)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' " BROWSER "'%s/profile' --window-size=1600,1000 --screenshot='%s' "
+             "'file://%s#frame=%ld%s' >/dev/null 2>&1", chromium, dir, png, page, frame, options);
+    return run(cmd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 6 && argc != 7)
@@ -120,15 +132,14 @@ int main(int argc, char **argv)
     snprintf(eval, sizeof eval, "%s/eval.json", dir);
     snprintf(dom, sizeof dom, "%s/dom.html", dir);
     snprintf(shot, sizeof shot, "%s/shot.png", dir);
-    const char *browser = "--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=";
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' inspect '%s' -o '%s' --force --quiet", dir, rune, scn, page);
     if (run(cmd))
         return 1;
     snprintf(cmd, sizeof cmd, "'%s' eval '%s' --frames %ld:%ld --model --quiet > '%s'", rune, scn, frame, frame + 1, eval);
     if (run(cmd))
         return 1;
-    snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --dump-dom 'file://%s#frame=%ld' > '%s' 2>/dev/null", chromium,
-             browser, dir, page, frame, dom);
+    snprintf(cmd, sizeof cmd, "'%s' " BROWSER "'%s/profile' --dump-dom 'file://%s#frame=%ld' > '%s' 2>/dev/null",
+             chromium, dir, page, frame, dom);
     if (run(cmd))
         return 1;
     /* the probe: what the page drew at the frame */
@@ -168,9 +179,7 @@ int main(int argc, char **argv)
     }
     printf("inspect_check: %zu joints at frame %ld, page vs rune eval within %.3g\n", n, frame, worst);
     /* a screenshot that shows something */
-    snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' 'file://%s#frame=%ld' "
-             ">/dev/null 2>&1", chromium, browser, dir, shot, page, frame);
-    if (run(cmd))
+    if (screenshot(chromium, dir, page, frame, "", shot))
         return 1;
     double share = drawn_share(shot);
     printf("inspect_check: screenshot %s: %.1f%% of pixels drawn\n", shot, 100 * share);
@@ -183,9 +192,7 @@ int main(int argc, char **argv)
             return fail("the meshes were not drawn with WebGL2", NULL);
         char bare[1100];
         snprintf(bare, sizeof bare, "%s/bare.png", dir);
-        snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' "
-                 "'file://%s#frame=%ld&mesh=0' >/dev/null 2>&1", chromium, browser, dir, bare, page, frame);
-        if (run(cmd))
+        if (screenshot(chromium, dir, page, frame, "&mesh=0", bare))
             return 1;
         double added = differing_share(shot, bare, 0);
         printf("inspect_check: the mesh changes %.2f%% of the page's pixels\n", 100 * added);
@@ -194,9 +201,7 @@ int main(int argc, char **argv)
         /* the 2D path (no WebGL2) draws them too */
         char flat[1100];
         snprintf(flat, sizeof flat, "%s/flat.png", dir);
-        snprintf(cmd, sizeof cmd, "'%s' %s'%s/profile' --window-size=1600,1000 --screenshot='%s' "
-                 "'file://%s#frame=%ld&gl=0' >/dev/null 2>&1", chromium, browser, dir, flat, page, frame);
-        if (run(cmd))
+        if (screenshot(chromium, dir, page, frame, "&gl=0", flat))
             return 1;
         double painted = differing_share(flat, bare, 0), apart = differing_share(shot, flat, 24);
         printf("inspect_check: without WebGL2 the mesh changes %.2f%% of the page's pixels; the two paths differ "

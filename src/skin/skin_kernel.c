@@ -254,10 +254,12 @@ static inline void apply_stretch(const float s[9], float *x, float *y, float *z)
     *z = s[2] * px + s[5] * py + s[8] * pz;
 }
 
-/* Vertices [first, first + n) with K influences, stretch (S), normals (N)
- * and tangents (T) or not, walked as linear_range does. Normals are only
- * turned (a stretch that scales uniformly leaves a normal's direction). */
-static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n, uint32_t K, bool S, bool N, bool T)
+/* Vertices [first, first + n) with K influences and the palette's
+ * stretches, normals (N) and tangents (T) or not, a vertex at a time,
+ * walked as linear_range does (without stretch: dual_blocks). Normals are
+ * only turned (a stretch that scales uniformly leaves a normal's
+ * direction). */
+static ALWAYS_INLINE void dual_stretched_range(const skin_args *a, size_t first, size_t n, uint32_t K, bool N, bool T)
 {
     const rune_skin_dq *restrict dq = a->dqs;
     streams st = streams_at(a, first, N, T);
@@ -267,11 +269,9 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
         v8 b = blend_dual(dq, j, w, K);
         float s2 = dual_scale(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
         float s[9];
-        if (S)
-            blend_stretch(dq, j, w, K, s);
+        blend_stretch(dq, j, w, K, s);
         float x = p[0], y = p[1], z = p[2];
-        if (S)
-            apply_stretch(s, &x, &y, &z);
+        apply_stretch(s, &x, &y, &z);
         turn(b, s2, &x, &y, &z);
         /* translation: 2 d conj(r) / |r|^2, its vector part */
         float *o = (float *)st.out_positions;
@@ -289,8 +289,7 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
         if (T) {
             const float *q = (const float *)st.tangents;
             float tx = q[0], ty = q[1], tz = q[2], *ot = (float *)st.out_tangents;
-            if (S)
-                apply_stretch(s, &tx, &ty, &tz);
+            apply_stretch(s, &tx, &ty, &tz);
             turn(b, s2, &tx, &ty, &tz);
             if (a->normalize)
                 normalize3(&tx, &ty, &tz);
@@ -304,7 +303,7 @@ static ALWAYS_INLINE void dual_range(const skin_args *a, size_t first, size_t n,
  * palette entries of each influence transposed into lanes, blended with
  * the hemisphere test on all eight, then normalized, turned and
  * translated in plain loops the compiler vectorizes. The arithmetic per
- * vertex is dual_range's, in its order. */
+ * vertex is dual_stretched_range's less the stretch, in its order. */
 enum { DUAL_LANES = 8 };
 
 /* The rows of an 8x8 matrix as its columns: three rounds of shuffles. */
@@ -336,7 +335,7 @@ static inline void transpose8(const v8 r[8], v8 out[8])
 static const uint16_t idle_joints[RUNE_SKIN_MAX_INFLUENCES];
 static const float idle_floats[RUNE_SKIN_MAX_INFLUENCES];
 
-/* x, y, z of lanes: turned by the blends' rotations (dual_range's turn). */
+/* x, y, z of lanes: turned by the blends' rotations (the per-vertex turn's arithmetic). */
 static inline void turn_lanes(float b[8][DUAL_LANES], const float *s2, float *x, float *y, float *z)
 {
 #pragma omp simd
@@ -516,7 +515,7 @@ static ALWAYS_INLINE void dual_blocks(const skin_args *args, size_t first, size_
     {                                                                                                                 \
         bool nrm = a->normals != NULL, tan = a->tangents != NULL;                                                     \
         if (a->stretch)                                                                                               \
-            dual_range(a, first, n, K, true, nrm, tan);                                                               \
+            dual_stretched_range(a, first, n, K, nrm, tan);                                                           \
         else if (nrm && tan)                                                                                          \
             dual_blocks(a, first, n, K, true, true);                                                                  \
         else if (nrm)                                                                                                 \

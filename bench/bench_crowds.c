@@ -383,7 +383,7 @@ static int transition_rows(const bench_plan *p, const bench_scene *s)
         rows[k].median = medians[k][TRANSITION_ROUNDS / 2];
         snprintf(rows[k].label, sizeof rows[k].label,
                  "%zu x graph in a transition (%zu %s), 0 workers, %d alternated rounds %.3g-%.3g", count,
-                 k == 2 ? count : blending[k], what[k], TRANSITION_ROUNDS, medians[k][0],
+                 which[k] == GRAPH_TRANSITION_CUT ? count : blending[k], what[k], TRANSITION_ROUNDS, medians[k][0],
                  medians[k][TRANSITION_ROUNDS - 1]);
         rows[k].naive = k > 0 ? rows[0].median : -1.0;
         rows[k].floor = graph_floor_ms(p, rune_rig_joint_count(s->rig), count, 0, k == 0 ? 1.0 : 0.0);

@@ -338,6 +338,18 @@ void sampling_run(void *p)
     sample(*c->z, 0, bench_next_time(&c->time), c->context, c->out);
 }
 
+// Times SamplingJob on clip 0 of `z`, forward at 60 Hz or at the random
+// times bench_next_time draws for `b`'s clip: ns a joint. `c` keeps the
+// sequence going for the checks after it.
+double time_sampling(const bench_plan *p, const scene &z, const rune_binding *b, bool random, sampling_ctx &c)
+{
+    c.z = &z;
+    c.context.Resize((int)z.joints);
+    c.out.resize(soa_count(z));
+    c.time = {b, NULL, {0}, 0.0f, z.length, 1u, random};
+    return 1e9 * bench_measure(sampling_run, &c, p->samples, p->sample_s, false).median / (double)z.joints;
+}
+
 enum { MIXED = 3 };
 
 struct mix_ctx {
@@ -550,11 +562,7 @@ extern "C" bench_anchor bench_ozz_kernel(const bench_plan *p, const bench_scene 
     rune_pose *out = &r.pose[FINISHED];
     if (work == BENCH_OZZ_FORWARD || work == BENCH_OZZ_RANDOM) {
         auto c = std::make_unique<sampling_ctx>();
-        c->z = &z;
-        c->context.Resize((int)z.joints);
-        c->out.resize(soa);
-        c->time = {s->bindings[0], NULL, {0}, 0.0f, z.length, 1u, work == BENCH_OZZ_RANDOM};
-        a.value = 1e9 * bench_measure(sampling_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
+        a.value = time_sampling(p, z, s->bindings[0], work == BENCH_OZZ_RANDOM, *c);
         a.bytes = (double)z.clips[0]->size();
         for (int k = 0; k < 64; k++) { // 64 more times of the same sequence, against the timed sampler
             sampling_run(c.get());
@@ -723,12 +731,7 @@ extern "C" bench_ozz_clip bench_ozz_sampling(const bench_plan *p, const rune_rig
         if (!z.clips.back())
             return r;
         auto c = std::make_unique<sampling_ctx>();
-        c->z = &z;
-        c->context.Resize((int)z.joints);
-        c->out.resize(soa_count(z));
-        c->time = {exact, NULL, {0}, 0.0f, z.length, 1u, random != 0};
-        double ns = 1e9 * bench_measure(sampling_run, c.get(), p->samples, p->sample_s, false).median / (double)z.joints;
-        (random ? r.random_ns : r.forward_ns) = ns;
+        (random ? r.random_ns : r.forward_ns) = time_sampling(p, z, exact, random != 0, *c);
         (random ? r.random_bytes : r.bytes) = (double)z.clips[0]->size();
         for (int k = 0; k < 64; k++) { // what the timed sampler writes, against the exact clip
             sampling_run(c.get());

@@ -836,7 +836,7 @@ rune_status rune_import_file(const char *path, const rune_allocator *alloc, rune
     if (pre.extension && pre.required)
         return rune_fail(err, RUNE_E_INVALID, "%s: " MESHOPT_ADVICE, path, pre.extension, path);
     if (pre.problem[0])
-        return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s", path, pre.problem);
+        return rune_fail(err, pre.nomem ? RUNE_E_NOMEM : RUNE_E_INVALID, "%s: cannot import: %s", path, pre.problem);
     assimp_call call = {path, NULL, 0, NULL, alloc, out, err, pre.extension};
     return rune__import_on_deep_stack(import_path, &call);
 }
@@ -879,7 +879,8 @@ rune_status rune_import_memory(const void *data, size_t size, const char *hint, 
         rune__gltf_precheck_memory(data, size, &pre);
         if (pre.problem[0]) {
             free(text), free(copy);
-            return rune_fail(err, RUNE_E_INVALID, "%s: cannot import: %s", name, pre.problem);
+            return rune_fail(err, pre.nomem ? RUNE_E_NOMEM : RUNE_E_INVALID, "%s: cannot import: %s", name,
+                             pre.problem);
         }
     }
     assimp_call call = {name, data, size, hint, alloc, out, err, NULL};

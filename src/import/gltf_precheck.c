@@ -63,6 +63,7 @@ static void check_depths(size_t n, const int64_t *parent, int64_t *depth, gltf_p
     size_t *path = malloc((n ? n : 1) * sizeof *path);
     if (!path) {
         snprintf(out->problem, sizeof out->problem, "out of memory checking %zu nodes", n);
+        out->nomem = true;
         return;
     }
     for (size_t i = 0; i < n; i++)
@@ -94,9 +95,10 @@ static void check_hierarchy(json_t *root, gltf_precheck *out)
     json_t *nodes = json_object_get(root, "nodes");
     size_t n = json_array_size(nodes);
     int64_t *parent = malloc((n ? n : 1) * sizeof *parent), *depth = malloc((n ? n : 1) * sizeof *depth);
-    if (!parent || !depth)
+    if (!parent || !depth) {
         snprintf(out->problem, sizeof out->problem, "out of memory checking %zu nodes", n);
-    else if (find_parents(nodes, n, parent, out))
+        out->nomem = true;
+    } else if (find_parents(nodes, n, parent, out))
         check_depths(n, parent, depth, out);
     free(parent);
     free(depth);

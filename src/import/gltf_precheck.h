@@ -22,6 +22,7 @@ typedef struct gltf_precheck {
      * index out of range, a node with two parents, a cycle, or deeper
      * than RUNE_GLTF_MAX_DEPTH */
     char problem[192];
+    bool nomem; /* the problem is that memory ran out checking */
 } gltf_precheck;
 
 /* The checks of the .gltf or .glb at `path` (nothing found for other

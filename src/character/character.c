@@ -166,10 +166,10 @@ void rune__character_prefetch(const rune_character *ch, int stage)
         if (ch->inertia)
             rune__inertia_prefetch(ch->inertia, 0);
     }
-    if (stage == 2 && ch->inertia) /* the lanes of its decay and the pose it keeps */
+    if (stage == 2 && ch->inertia) /* the lanes of its decay, and the channels this frame's pose gets */
         rune__inertia_prefetch(ch->inertia, 1);
-    if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES)
-        rune_animator_prefetch(ch->anim, stage - 1);
+    if (stage - 1 < RUNE_ANIMATOR_PREFETCH_STAGES) /* its pose, unless it goes to the inertialization */
+        rune_animator_prefetch(ch->anim, stage - 1, !(ch->inertia && rune__inertia_lent(ch->inertia)));
     /* a sole run's own pose, and that pose's header, are left out (the
      * animator is read from stage 2 on: stage 1 asked for it) */
     bool own_pose = stage >= 2 && !rune__character_sole_run(ch);

@@ -107,6 +107,11 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
         ch->previous = m, ch->previous_block = block;
         ch->previous_valid = true;
     }
+    /* the pose the inertialization kept from the last frame without a
+     * copy goes to it now, and this frame is written over an older one */
+    rune_pose *kept = ch->inertia ? rune__inertia_take_slot(ch->inertia) : NULL;
+    if (kept)
+        rune_animator_swap_pose(ch->anim, kept);
     ch->updated = true;
     rune_signal_queue *q = rune_animator_signals(ch->anim);
     rune_animator_advance(ch->anim, dt);
@@ -121,8 +126,9 @@ rune_status rune_character_update(rune_character *ch, float dt, rune_error *err)
         ch->root_delta = rune__character_root_travel(ch);
         rune_root_strip(rune_animator_pose_edit(ch->anim), ch->root, ch->root_space);
     }
-    if (ch->inertia)
-        rune__inertia_step(ch->inertia, rune_animator_pose_edit(ch->anim), dt, ch->simd);
+    if (ch->inertia) /* the pose is lent, not copied, when no control will change it */
+        rune__inertia_step(ch->inertia, rune_animator_pose_edit(ch->anim), dt, !rune_animator_controls_owed(ch->anim),
+                           ch->simd);
     rune_animator_apply_controls(ch->anim);
     if (ch->matrices_each_frame)
         rune_character_model_matrices(ch);

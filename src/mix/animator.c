@@ -272,6 +272,16 @@ rune_status rune_animator_evaluate(rune_animator *a, const rune_contribution *ex
     return st;
 }
 
+bool rune_animator_controls_owed(const rune_animator *a) { return a->controls_owed && a->controls.count > 0; }
+
+void rune_animator_swap_pose(rune_animator *a, rune_pose *other)
+{
+    rune_pose mine = a->pose;
+    a->pose = *other;
+    *other = mine;
+    a->composed_something = true; /* what it holds now is no frame's: the next compose writes it */
+}
+
 const rune_pose *rune_animator_pose(const rune_animator *a) { return &a->pose; }
 size_t rune_animator_passes(const rune_animator *a) { return a->passes; }
 rune_pose *rune_animator_pose_edit(rune_animator *a) { return &a->pose; }
@@ -289,7 +299,7 @@ void rune_animator_deliver(rune_animator *a, rune_signal_fn fn, void *user)
     rune_signal_queue_clear(&a->signals);
 }
 
-void rune_animator_prefetch(const rune_animator *a, int stage)
+void rune_animator_prefetch(const rune_animator *a, int stage, bool pose)
 {
     if (stage == 0) { /* what a frame reads of it */
         rune__prefetch_range(a, offsetof(struct rune_animator, signals), false);
@@ -301,7 +311,8 @@ void rune_animator_prefetch(const rune_animator *a, int stage)
         size_t used = a->contribs_used > a->live_tracks ? a->contribs_used : a->live_tracks;
         rune__prefetch_range(a->contribs, (used < a->contrib_cap ? used : a->contrib_cap) * sizeof *a->contribs, true);
         rune__prefetch_range(a->order, (used < a->order_cap ? used : a->order_cap) * sizeof *a->order, true);
-        rune_pose_prefetch(&a->pose, true);
+        if (pose)
+            rune_pose_prefetch(&a->pose, true);
     } else {
         for (size_t i = 0; i < a->slot_count; i++)
             if (a->slots[i].live)

@@ -50,6 +50,8 @@ struct rune_inertia {
     rune_pose shown[2]; /* shown[latest]: the last frame's pose; the other, the one before */
     int latest, history; /* history: how many of them hold a frame (0..2) */
     float shown_dt;      /* seconds between them */
+    bool lent;           /* the last step's pose is still the caller's (rune__inertia_take_slot) */
+    float lent_dt;       /* and the step it took */
     int phase;
     float request;       /* blend time asked for the next step (0: none) */
     float elapsed, duration;
@@ -360,17 +362,30 @@ static void add_offset(rune_inertia *in, rune_pose *pose, const float k[3], rune
     }
 }
 
-/* Keeps `pose` as the latest pose shown, dt after the one before: the
- * channels a switch reads (scale only when some lane is not 1), the
- * least a frame can move through memory. */
-static void remember(rune_inertia *in, const rune_pose *pose, float dt, rune_simd_level level)
+/* Which slot the latest pose shown goes into, dt after the one before:
+ * the oldest, or for a step of no time the latest, which it replaces. */
+static int slot_after(const rune_inertia *in, float dt)
 {
-    if (dt > 0.0f || in->history == 0) { /* a step of no time replaces the latest pose */
+    return dt > 0.0f || in->history == 0 ? 1 - in->latest : in->latest;
+}
+
+/* That slot, made the latest. */
+static rune_pose *next_slot(rune_inertia *in, float dt)
+{
+    if (slot_after(in, dt) != in->latest) {
         in->latest = 1 - in->latest;
         in->shown_dt = dt;
         in->history += in->history < 2;
     }
-    rune_pose *to = &in->shown[in->latest];
+    return &in->shown[in->latest];
+}
+
+/* Keeps a copy of `pose` as the latest pose shown, dt after the one
+ * before: the channels a switch reads (scale only when some lane is not
+ * 1), the least a frame can move through memory. */
+static void remember(rune_inertia *in, const rune_pose *pose, float dt, rune_simd_level level)
+{
+    rune_pose *to = next_slot(in, dt);
     float *const dst[11] = {to->tx, to->ty, to->tz, to->qx, to->qy, to->qz, to->qw, to->coverage, to->sx, to->sy, to->sz};
     const float *const src[11] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy, pose->qz, pose->qw, pose->coverage,
                                   pose->sx, pose->sy, pose->sz};
@@ -385,7 +400,17 @@ static void remember(rune_inertia *in, const rune_pose *pose, float dt, rune_sim
     }
 }
 
-void rune__inertia_step(rune_inertia *in, rune_pose *pose, float dt, rune_simd_level level)
+bool rune__inertia_lent(const rune_inertia *in) { return in->lent; }
+
+rune_pose *rune__inertia_take_slot(rune_inertia *in)
+{
+    if (!in->lent)
+        return NULL;
+    in->lent = false;
+    return next_slot(in, in->lent_dt);
+}
+
+void rune__inertia_step(rune_inertia *in, rune_pose *pose, float dt, bool lend, rune_simd_level level)
 {
     dt = isfinite(dt) ? fabsf(dt) : 0.0f;
     if (in->request > 0.0f && in->history > 0) {
@@ -409,7 +434,10 @@ void rune__inertia_step(rune_inertia *in, rune_pose *pose, float dt, rune_simd_l
             add_offset(in, pose, k, level);
         }
     }
-    remember(in, pose, dt, level);
+    if (lend)
+        in->lent = true, in->lent_dt = dt;
+    else
+        remember(in, pose, dt, level);
 }
 
 rune_inertia_view rune__inertia_view(const rune_inertia *in)
@@ -440,7 +468,11 @@ void rune__inertia_prefetch(const rune_inertia *in, int stage)
         rune__prefetch_range(in, sizeof *in, false);
         return;
     }
-    /* the poses it keeps are written with streaming stores: not fetched */
+    /* a pose lent to the caller comes back for the channels of the one
+     * the caller writes next; copied poses are written with streaming
+     * stores: not fetched */
+    if (in->lent)
+        rune_pose_prefetch(&in->shown[slot_after(in, in->lent_dt)], true);
     if (in->phase == IDLE)
         return;
     size_t bytes = in->stride * sizeof(float);

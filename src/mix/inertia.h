@@ -3,8 +3,8 @@
  * character showed and the one its plays now give, with its velocity,
  * decays to zero over a blend time while only the new plays are
  * evaluated. The object keeps the last two poses shown (a pose copy a
- * frame), and captures and applies the offset; allocation happens at
- * creation only. */
+ * frame, or none when the caller lends it its pose), and captures and
+ * applies the offset; allocation happens at creation only. */
 #ifndef RUNE_SRC_MIX_INERTIA_H
 #define RUNE_SRC_MIX_INERTIA_H
 
@@ -34,14 +34,25 @@ void rune__inertia_seed(rune_inertia *in, const rune_pose *shown);
 void rune__inertia_request(rune_inertia *in, float blend_time);
 /* One frame: `pose` is what the plays give after a step of dt seconds;
  * it becomes what the character shows (an offset added while one is
- * decaying), and is kept as the latest pose shown. Allocates nothing. */
-void rune__inertia_step(rune_inertia *in, rune_pose *pose, float dt, rune_simd_level level);
+ * decaying), and the latest pose shown: copied, or with `lend` left
+ * where it is -- the caller then changes nothing in it before its next
+ * frame begins, and hands its channels over then (take_slot), so a frame
+ * copies no pose. Allocates nothing. */
+void rune__inertia_step(rune_inertia *in, rune_pose *pose, float dt, bool lend, rune_simd_level level);
+/* At the start of a frame after a step that lent its pose: the slot the
+ * lent pose belongs in, for the caller to exchange with that pose (the
+ * caller's pose then holds an older frame, to be written over); NULL when
+ * the last step lent nothing. */
+rune_pose *rune__inertia_take_slot(rune_inertia *in);
+/* Whether the last step lent its pose (take_slot will return a slot). */
+bool rune__inertia_lent(const rune_inertia *in);
 rune_inertia_view rune__inertia_view(const rune_inertia *in);
 /* Asks the CPU to start loading what the next step reads and writes, in
  * two stages a crowd issues for characters further and nearer ahead:
  * stage 0 the object itself (every pointer the step follows), stage 1
- * what it points at -- the lanes of a decay under way and the pose the
- * step keeps (read only after stage 0 was asked for). */
+ * what it points at -- the lanes of a decay under way and, after a step
+ * that lent its pose, the channels the caller gets back to write (read
+ * only after stage 0 was asked for). */
 #define RUNE_INERTIA_PREFETCH_STAGES 2
 void rune__inertia_prefetch(const rune_inertia *in, int stage);
 

@@ -206,6 +206,14 @@ rune_status rune_animator_compose(rune_animator *anim, const rune_contribution *
                                   rune_error *err);
 /** The second half: the controls, in priority order, on the pose. */
 void rune_animator_apply_controls(rune_animator *anim);
+/** Whether rune_animator_apply_controls would change the pose now (a
+ * compose ran and some control is set). */
+bool rune_animator_controls_owed(const rune_animator *anim);
+/** Exchanges the animator's pose with `other`, a pose of the same joints
+ * and curves (the channels trade places, not values): a keeper of past
+ * poses takes the last frame's without a copy. The next compose writes
+ * the pose even when nothing contributes. */
+void rune_animator_swap_pose(rune_animator *anim, rune_pose *other);
 /** The final motor transforms of the last evaluation. */
 const rune_pose *rune_animator_pose(const rune_animator *anim);
 /** The final pose for post-processing before signals are delivered (root
@@ -230,7 +238,8 @@ void rune_animator_deliver(rune_animator *anim, rune_signal_fn fn, void *user);
  * (rune_sample_cache_prefetch's stages). A stage reads only what the stage
  * before it asked for: in a loop over many animators issue stage s for
  * the animator RUNE_ANIMATOR_PREFETCH_STAGES - s ahead (rune_batch does).
- * Changes nothing. */
-void rune_animator_prefetch(const rune_animator *anim, int stage);
+ * Without `pose` the pose is left out (its caller exchanges it before
+ * the next compose: rune_animator_swap_pose). Changes nothing. */
+void rune_animator_prefetch(const rune_animator *anim, int stage, bool pose);
 
 #endif

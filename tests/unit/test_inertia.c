@@ -440,6 +440,129 @@ static void test_hostile_frames(void **state)
     rune_scenario_destroy(s);
 }
 
+/* Controls run on the inertialized pose and the poses kept are the ones
+ * before the controls: a character with an override control (Arm's
+ * translation halfway to (5, 0, 0)) shows exactly that control applied
+ * to what the same character without it shows, through a switch. The
+ * first keeps its poses by copying them (its controls would change the
+ * pose in place), the second by lending its own (no control). */
+static void test_controls_follow_the_offset(void **state)
+{
+    (void)state;
+    rig_run with, without;
+    rig_open(&with, NULL, NULL);
+    rig_open(&without, NULL, NULL);
+    rune_control c = rune_control_defaults(RUNE_CONTROL_OVERRIDE);
+    c.id = 1, c.joint = 1, c.weight = 0.5f, c.drive_t = true;
+    c.xform.t = rune_v3(5.0f, 0.0f, 0.0f);
+    assert_int_equal(rune_character_set_control(with.ch, &c, NULL), RUNE_OK);
+    rune_play_params p = rune_play_defaults();
+    p.fade = BLEND;
+    p.blend = RUNE_BLEND_INERTIALIZE;
+    for (int f = 0; f < SETTLED + 5; f++) {
+        if (f == SWITCH) {
+            assert_true(rune_character_stop(with.ch, with.a, 0.0f) && rune_character_stop(without.ch, without.a, 0.0f));
+            assert_int_equal(rune_character_play_clip(with.ch, 1, &p, NULL, NULL), RUNE_OK);
+            assert_int_equal(rune_character_play_clip(without.ch, 1, &p, NULL, NULL), RUNE_OK);
+        }
+        assert_int_equal(rune_character_update(with.ch, (float)DT, NULL), RUNE_OK);
+        assert_int_equal(rune_character_update(without.ch, (float)DT, NULL), RUNE_OK);
+        const rune_pose *a = rune_character_pose(with.ch), *b = rune_character_pose(without.ch);
+        assert_float_equal(a->tx[1], 0.5f * b->tx[1] + 2.5f, 1e-5f);
+        assert_float_equal(a->qz[1], b->qz[1], 0.0f);
+    }
+    rig_close(&with);
+    rig_close(&without);
+}
+
+/* A character that lends its pose to its inertialization gets an older
+ * frame's channels back each frame: when its last play stops, every
+ * frame still shows the rest pose, not a frame from before. */
+static void test_rest_after_the_last_play(void **state)
+{
+    (void)state;
+    rig_run r;
+    rig_open(&r, NULL, NULL);
+    for (int f = 0; f < 10; f++)
+        assert_int_equal(rune_character_update(r.ch, (float)DT, NULL), RUNE_OK);
+    assert_true(rune_character_pose(r.ch)->tx[1] > 0.3f); /* clip A's Arm at 2 m/s */
+    assert_true(rune_character_stop(r.ch, r.a, 0.0f));
+    for (int f = 0; f < 4; f++) {
+        assert_int_equal(rune_character_update(r.ch, (float)DT, NULL), RUNE_OK);
+        const rune_pose *p = rune_character_pose(r.ch);
+        for (size_t j = 0; j < p->count; j++) {
+            assert_float_equal(p->tx[j], 0.0f, 0.0f);
+            assert_float_equal(p->qz[j], 0.0f, 0.0f);
+            assert_float_equal(p->qw[j], 1.0f, 0.0f);
+            assert_float_equal(p->coverage[j], 0.0f, 0.0f);
+        }
+    }
+    rig_close(&r);
+}
+
+/* The inertializer on its own, over 40 joints: joints 3 and 37 (in the
+ * first and the last vector of lanes) make the same motion and the same
+ * switch, the rest hold still. Each frame joint 37 shows
+ * exactly what joint 3 shows and the others exactly the destination; and
+ * an inertializer the caller lends its pose to (taking the older frame's
+ * channels back each frame) gives bit for bit the same poses as one that
+ * copies them. */
+enum { WIDE = 40 };
+static void wide_frame(rune_pose *p, int f)
+{
+    float t = (float)(f + 1) * (float)DT, after = f >= SWITCH;
+    for (size_t j = 0; j < WIDE; j++) {
+        rune_pose_set(p, j, rune_v3(0.0f, 0.0f, 0.0f), rune_q(0.0f, 0.0f, 0.0f, 1.0f), 1.0f);
+        if (j == 3 || j == 37) {
+            float x = after ? 3.0f : 2.0f * t, angle = after ? -1.0f : 2.0f * t;
+            rune_pose_set(p, j, rune_v3(x, 0.5f * x, 0.0f), rune_q(0.0f, 0.0f, sinf(0.5f * angle), cosf(0.5f * angle)), 1.0f);
+        }
+    }
+}
+
+static void test_lent_and_copied_poses(void **state)
+{
+    (void)state;
+    rune_pose copied, lent;
+    rune_inertia *keeps = NULL, *borrows = NULL;
+    assert_int_equal(rune_pose_init(&copied, WIDE, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune_pose_init(&lent, WIDE, NULL, NULL), RUNE_OK);
+    assert_int_equal(rune__inertia_create(&copied, NULL, &keeps, NULL), RUNE_OK);
+    assert_int_equal(rune__inertia_create(&lent, NULL, &borrows, NULL), RUNE_OK);
+    for (int f = 0; f < SETTLED + 5; f++) {
+        if (f == SWITCH) {
+            rune__inertia_request(keeps, BLEND);
+            rune__inertia_request(borrows, BLEND);
+        }
+        rune_pose *older = rune__inertia_take_slot(borrows);
+        assert_true((older != NULL) == (f > 0));
+        if (older) {
+            rune_pose swap = *older;
+            *older = lent, lent = swap;
+        }
+        wide_frame(&copied, f);
+        wide_frame(&lent, f);
+        rune__inertia_step(keeps, &copied, (float)DT, false, RUNE_SIMD_AUTO);
+        rune__inertia_step(borrows, &lent, (float)DT, true, RUNE_SIMD_AUTO);
+        float *const ch[] = {copied.tx, copied.ty, copied.tz, copied.qx, copied.qy, copied.qz, copied.qw, copied.coverage};
+        float *const other[] = {lent.tx, lent.ty, lent.tz, lent.qx, lent.qy, lent.qz, lent.qw, lent.coverage};
+        for (size_t c = 0; c < sizeof ch / sizeof ch[0]; c++) {
+            assert_memory_equal(ch[c], other[c], WIDE * sizeof(float));
+            assert_float_equal(ch[c][37], ch[c][3], 0.0f);
+            for (size_t j = 0; j < WIDE; j++)
+                if (j != 3 && j != 37)
+                    assert_float_equal(ch[c][j], c == 6 || c == 7 ? 1.0f : 0.0f, 0.0f);
+        }
+        if (f == SWITCH + 1) /* mid-blend: the offset shows */
+            assert_true(fabsf(copied.tx[37] - 3.0f) > 0.1f);
+    }
+    assert_float_equal(copied.tx[37], 3.0f, 0.0f);
+    rune__inertia_destroy(keeps);
+    rune__inertia_destroy(borrows);
+    rune_pose_release(&copied);
+    rune_pose_release(&lent);
+}
+
 /* After warm-up, switching back and forth allocates nothing: not the
  * updates, not the plays. */
 static void test_no_allocation(void **state)
@@ -492,6 +615,9 @@ int main(void)
         cmocka_unit_test(test_graph_transition),
         cmocka_unit_test(test_two_paths_one_pose),
         cmocka_unit_test(test_hostile_frames),
+        cmocka_unit_test(test_controls_follow_the_offset),
+        cmocka_unit_test(test_rest_after_the_last_play),
+        cmocka_unit_test(test_lent_and_copied_poses),
         cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_blend_names),
     };

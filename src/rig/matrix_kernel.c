@@ -35,7 +35,10 @@ static inline __attribute__((always_inline)) void local_matrices(const local_in 
          * |q| about 0 or not finite (a zero pose rotation) reads the pose
          * rotation as the identity: the frame's rotation */
         rune_quat q = rune_q_mul(rune_q(ax, ay, az, aw), rune_q(qx[i], qy[i], qz[i], qw[i]));
-        float n2 = rune_q_dot(q, q);
+        /* |q|^2 as |frame|^2 |pose|^2: from the inputs, so the division
+         * below runs beside the product instead of after it */
+        float f2 = (ax * ax + ay * ay) + (az * az + aw * aw);
+        float n2 = f2 * ((qx[i] * qx[i] + qy[i] * qy[i]) + (qz[i] * qz[i] + qw[i] * qw[i]));
         bool ok = n2 > 1e-30f && n2 <= FLT_MAX;
         float k = 2.0f / (n2 + (ok ? 0.0f : 1.0f));
         float x = ok ? q.x : ax, y = ok ? q.y : ay, z = ok ? q.z : az, w = ok ? q.w : aw;

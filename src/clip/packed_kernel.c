@@ -1,11 +1,12 @@
 /* The packed clip's sampling kernels, compiled per instruction set like
  * sample_kernel.c: over the entries of a chunk, with the segment tables of
  * the plan (packed_sampler.c), fetch each one's two samples (a load, a
- * shift and a mask a component: one 64-bit gather an entry for all three
- * in the x86 builds -- the compiler does not form gathers from unaligned
- * loads by itself), dequantize, rebuild a rotation's dropped component,
- * take the shorter arc and nlerp (or lerp), and write each entry's lane;
- * and the copy of the constant channels. */
+ * shift and a mask a component: one 64-bit load an entry for all three
+ * in the x86 builds, gathered in the AVX-512 one -- the compiler does not
+ * form gathers from unaligned loads by itself), dequantize, rebuild a
+ * rotation's dropped component, take the shorter arc and nlerp (or
+ * lerp), and write each entry's lane; and the copy of the constant
+ * channels. */
 #include "packed_sampler.h"
 
 #include <math.h>
@@ -85,25 +86,42 @@ static void decode_component(const uint8_t *data, const uint32_t *addr, const ui
 }
 
 #if defined(KERNEL_GATHER_AVX2)
-/* Entries [e, e + 8) at sample j, all three components from one 64-bit
- * gather an entry (a sample's integers are adjacent: 57 bits at most,
- * which the caller checked): a third of the elements the 32-bit gathers
- * move, and gathers cost by the element. AVX-512 gathers the 8 at once;
- * AVX2 in two halves of 4, whose low words a permute packs back. */
-static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t i, decoded *d)
+/* Eight table words from p, only the `live` lanes read, the rest 0: the
+ * tables hold no room past their entries (it would cost 32 bytes a
+ * segment for each), and an entry of layout 0 at bit 0 has width 0 and
+ * decodes to 0, inside the data. */
+static inline __m256i table8(const uint32_t *p, __m256i live)
 {
-    __m256i layout = _mm256_loadu_si256((const __m256i *)(s->layout + e));
+    return _mm256_maskload_epi32((const int *)(const void *)p, live);
+}
+
+static inline __m256 floats8(const float *p, __m256i live) { return _mm256_maskload_ps(p, live); }
+
+/* The `live` ones of entries [e, e + 8) at sample j (zeros after), all
+ * three components from one 64-bit load an entry (a sample's
+ * integers are adjacent: 57 bits at most, which the caller checked): a
+ * third of the elements 32-bit loads would move. AVX-512 gathers the 8
+ * at once; AVX2 loads them one by one (its gathers cost more than the
+ * loads they stand for here), in two halves of 4 whose low words a
+ * permute packs back. */
+static inline void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, uint32_t j, size_t i,
+                                __m256i live, decoded *d)
+{
+    __m256i layout = table8(s->layout + e, live);
     _mm256_storeu_si256((__m256i *)(d->dropped + i), _mm256_and_si256(_mm256_srli_epi32(layout, 6), _mm256_set1_epi32(3)));
-    __m256i bit = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(s->addr + e)),
+    __m256i bit = _mm256_add_epi32(table8(s->addr + e, live),
                                    _mm256_mullo_epi32(_mm256_srli_epi32(layout, 24), _mm256_set1_epi32((int)j)));
     __m256i byte = _mm256_srli_epi32(bit, 3), first = _mm256_and_si256(bit, _mm256_set1_epi32(7));
 #if defined(__AVX512F__)
     __m512i q = _mm512_i32gather_epi64(byte, (const void *)data, 1);
     q = _mm512_srlv_epi64(q, _mm512_cvtepu32_epi64(first));
 #else
-    const long long *base = (const long long *)(const void *)data;
-    __m256i q[2] = {_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1),
-                    _mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1)};
+    uint32_t at[8];
+    long long g[8];
+    _mm256_storeu_si256((__m256i *)(void *)at, byte);
+    for (int k = 0; k < 8; k++)
+        memcpy(&g[k], data + at[k], sizeof g[k]);
+    __m256i q[2] = {_mm256_setr_epi64x(g[0], g[1], g[2], g[3]), _mm256_setr_epi64x(g[4], g[5], g[6], g[7])};
     q[0] = _mm256_srlv_epi64(q[0], _mm256_cvtepu32_epi64(_mm256_castsi256_si128(first)));
     q[1] = _mm256_srlv_epi64(q[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(first, 1)));
     const __m256i low_words = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
@@ -119,31 +137,9 @@ static void decode_eight(const uint8_t *data, const pack_entries *s, size_t e, u
         __m256i w = _mm256_permutevar8x32_epi32(_mm256_blend_epi32(lo, _mm256_slli_epi64(hi, 32), 0xAA), low_words);
 #endif
         w = _mm256_and_si256(w, layout_mask8(layout, c));
-        _mm256_storeu_ps(d->v[c] + i,
-                         dequantize8(_mm256_loadu_ps(s->base[c] + e), _mm256_loadu_ps(s->scale[c] + e), w));
+        _mm256_storeu_ps(d->v[c] + i, dequantize8(floats8(s->base[c] + e, live),
+                                                  floats8(s->scale[c] + e, live), w));
     }
-}
-
-/* The last n (< 8) entries from e, copied into t with zeros after them:
- * entries of width 0 at bit 0, which decode to 0 inside the data. The
- * tables hold no room past their entries (it would cost 32 bytes a
- * segment for each), so whole vectors read from here. */
-typedef struct pack_tail {
-    uint32_t addr[8], layout[8];
-    float base[3][8], scale[3][8];
-} pack_tail;
-
-static pack_entries tail_of(const pack_entries *s, size_t e, size_t n, pack_tail *t)
-{
-    memset(t, 0, sizeof *t);
-    memcpy(t->addr, s->addr + e, n * sizeof *t->addr);
-    memcpy(t->layout, s->layout + e, n * sizeof *t->layout);
-    for (int c = 0; c < 3; c++) {
-        memcpy(t->base[c], s->base[c] + e, n * sizeof(float));
-        memcpy(t->scale[c], s->scale[c] + e, n * sizeof(float));
-    }
-    return (pack_entries){t->addr, t->layout, {t->base[0], t->base[1], t->base[2]},
-                          {t->scale[0], t->scale[1], t->scale[2]}};
 }
 #endif
 
@@ -154,19 +150,13 @@ static void decode_block(const uint8_t *data, const pack_entries *s, size_t e, u
     size_t i = 0;
 #if defined(KERNEL_GATHER_AVX2)
     /* blocks of 8 whose samples fit 57 bits (all but very fine precisions) */
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (; i < n; i += 8) {
-        pack_tail tail;
-        pack_entries last;
-        const pack_entries *from = s;
-        size_t at = e + i;
-        if (n - i < 8) {
-            last = tail_of(s, at, n - i, &tail);
-            from = &last, at = 0;
-        }
-        __m256i stride = _mm256_srli_epi32(_mm256_loadu_si256((const __m256i *)(from->layout + at)), 24);
+        __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i < 8 ? n - i : 8)), lanes);
+        __m256i stride = _mm256_srli_epi32(table8(s->layout + e + i, live), 24);
         if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(stride, _mm256_set1_epi32(57))))
             break;
-        decode_eight(data, from, at, j, i, d);
+        decode_eight(data, s, e + i, j, i, live, d);
     }
     if (i >= n)
         return;
@@ -266,6 +256,17 @@ static void write_lanes(float *const res[], float *const out[], int count, const
         }
     }
 #else
+    if (n && l[n - 1] - l[0] == n - 1) { /* consecutive lanes (every joint keyed): plain copies */
+        size_t at = l[0] - first;
+        for (int c = 0; c < count; c++) {
+            float *to = out[c] + at;
+            const float *from = res[c];
+#pragma omp simd
+            for (size_t i = 0; i < n; i++)
+                to[i] = from[i];
+        }
+        return;
+    }
     for (int c = 0; c < count; c++)
         for (size_t i = 0; i < n; i++)
             out[c][l[i] - first] = res[c][i];

@@ -18,6 +18,8 @@
 #include "counting_alloc.h"
 #include "asset/asset_internal.h"
 #include "rig/rig_internal.h"
+#include "clip/clip_access_internal.h"
+#include "test_levels.h"
 
 /* Root at the origin, Arm 1 unit up, Hand 1 unit further: a chain whose
  * Hand end sits 2 units from the root. */
@@ -655,6 +657,85 @@ static void test_fixture_loads(void **state)
     rune_asset_destroy(a);
 }
 
+/* The packed sampler's kernel builds agree with the scalar one: a fan of
+ * 27 joints (blocks of 8 and a tail of 3) all turning and moving -- every
+ * lane animated, written as one run -- and the same with joints 5 and 20
+ * held still (constant channels: the animated lanes have gaps), sampled
+ * on a sample and between samples at every level this CPU runs, each
+ * within the FMA builds' rounding of the scalar build's values. */
+enum { FAN = 27, FAN_FRAMES = 31 };
+static rune_clip *fan_clip(bool gaps)
+{
+    static rune_key_pose_desc poses[FAN_FRAMES][FAN];
+    static rune_keyframe_desc kf[FAN_FRAMES];
+    static char names[FAN][8];
+    for (int j = 0; j < FAN; j++)
+        snprintf(names[j], sizeof names[j], "J%d", j);
+    for (int f = 0; f < FAN_FRAMES; f++) {
+        float t = (float)f / 30.0f;
+        for (int j = 0; j < FAN; j++) {
+            bool still = gaps && (j == 5 || j == 20);
+            float a = still ? 0.3f : 0.7f * sinf(2.0f * t + (float)j);
+            rune_vec3 axis = rune_v3(sinf((float)j), cosf(0.5f * (float)j), 0.6f);
+            axis = rune_v3_scale(axis, 1.0f / sqrtf(rune_v3_dot(axis, axis)));
+            rune_vec3 at = still ? rune_v3(0.0f, 0.2f, 0.0f) : rune_v3(0.1f * sinf(t + (float)j), 0.2f, 0.05f * cosf(3.0f * t));
+            poses[f][j] = (rune_key_pose_desc){j ? "J0" : "", names[j], at, rune_q_axis_angle(axis, a), 1, 0,
+                                               RUNE_EASE_LINEAR, RUNE_EASE_IN};
+        }
+        kf[f] = (rune_keyframe_desc){t, poses[f], FAN};
+    }
+    rune_sequence_desc d = {"fan", 1, true, RUNE_PRIORITY_MOVEMENT, kf, FAN_FRAMES, NULL, 0};
+    rune_clip *c;
+    assert_int_equal(rune_clip_compile(&d, NULL, &c, NULL), RUNE_OK);
+    return c;
+}
+
+static void test_kernel_levels_agree(void **state)
+{
+    (void)state;
+    rune_joint_desc jd[FAN];
+    char names[FAN][8];
+    for (int j = 0; j < FAN; j++) {
+        snprintf(names[j], sizeof names[j], "J%d", j);
+        jd[j] = (rune_joint_desc){names[j], j ? names[0] : NULL, {{0, 0.2f, 0}, {0, 0, 0, 1}}};
+    }
+    rune_rig *rig;
+    assert_int_equal(rune_rig_create(jd, FAN, NULL, &rig, NULL), RUNE_OK);
+    rune_simd_level levels[RUNE_SIMD_LEVEL_COUNT];
+    size_t nlevels = test_levels(levels);
+    const float times[] = {0.0f, 0.1f, 0.0123f, 0.517f, 0.93f};
+    for (int gaps = 0; gaps < 2; gaps++) {
+        rune_clip *exact = fan_clip(gaps), *packed;
+        rune_compress_settings cs = {1e-4f, 0.05f};
+        assert_int_equal(rune_clip_compress(exact, rig, &cs, NULL, &packed, NULL), RUNE_OK);
+        rune_clip_compression z;
+        assert_true(rune_clip_compressed(packed, &z));
+        assert_int_equal(z.animated, gaps ? 2 * (FAN - 2) : 2 * FAN); /* rotations and translations */
+        rune_binding *b;
+        assert_int_equal(rune_binding_create(rig, packed, 0, NULL, &b, NULL), RUNE_OK);
+        static rune_sample_chunk want, got;
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+            for (size_t l = 0; l < nlevels; l++) {
+                rune_sample_cache *cache;
+                assert_int_equal(rune_binding_sampler_create(b, levels[l], NULL, &cache, NULL), RUNE_OK);
+                rune_sample_cache_sample(cache, times[i], 0, FAN, l ? &got : &want);
+                rune_sample_cache_destroy(cache);
+                if (!l)
+                    continue;
+                const float *w[7] = {want.x, want.y, want.z, want.qx, want.qy, want.qz, want.qw};
+                const float *g[7] = {got.x, got.y, got.z, got.qx, got.qy, got.qz, got.qw};
+                for (int c = 0; c < 7; c++)
+                    for (int j = 0; j < FAN; j++)
+                        assert_true(fabsf(w[c][j] - g[c][j]) <= test_level_tolerance(levels[l], 4.0f, 1.0f));
+            }
+        }
+        rune_binding_destroy(b);
+        rune_clip_destroy(packed);
+        rune_clip_destroy(exact);
+    }
+    rune_rig_destroy(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,7 +744,7 @@ int main(void)
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_asset_equals_memory),
         cmocka_unit_test(test_fixture_loads),      cmocka_unit_test(test_edge_clips),
         cmocka_unit_test(test_compressed_curves),  cmocka_unit_test(test_play_memory),
-        cmocka_unit_test(test_binding_allocation_failures),
+        cmocka_unit_test(test_binding_allocation_failures), cmocka_unit_test(test_kernel_levels_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

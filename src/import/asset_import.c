@@ -781,11 +781,17 @@ typedef struct assimp_call {
     const char *extension; /* a meshopt extension the file uses, for the message when assimp fails */
 } assimp_call;
 
+/* What assimp does to every scene, from a file or memory: check its
+ * structure (a malformed file fails there, before rune reads it) and
+ * split polygons into triangles (the meshes rune keeps are triangle
+ * lists). */
+static const unsigned assimp_steps = aiProcess_ValidateDataStructure | aiProcess_Triangulate;
+
 static rune_status import_path(void *p)
 {
     assimp_call *c = p;
     struct aiPropertyStore *props = import_properties();
-    const struct aiScene *sc = aiImportFileExWithProperties(c->path, aiProcess_ValidateDataStructure | aiProcess_Triangulate, NULL, props);
+    const struct aiScene *sc = aiImportFileExWithProperties(c->path, assimp_steps, NULL, props);
     aiReleasePropertyStore(props);
     if (c->extension && (!sc || !sc->mRootNode)) {
         if (sc)
@@ -800,8 +806,8 @@ static rune_status import_bytes(void *p)
 {
     assimp_call *c = p;
     struct aiPropertyStore *props = import_properties();
-    const struct aiScene *sc = aiImportFileFromMemoryWithProperties(c->data, (unsigned)c->size,
-                                                                    aiProcess_ValidateDataStructure | aiProcess_Triangulate, c->hint, props);
+    const struct aiScene *sc = aiImportFileFromMemoryWithProperties(c->data, (unsigned)c->size, assimp_steps, c->hint,
+                                                                    props);
     aiReleasePropertyStore(props);
     return from_scene(sc, c->path, false, rune__alloc_or_default(c->alloc), c->out, c->err);
 }

@@ -328,6 +328,25 @@ static inline void transpose8(const v8 r[8], v8 out[8])
         out[c + 4] = SHUF(u[order[c]], u[4 + order[c]], 4, 5, 6, 7, 12, 13, 14, 15);
     }
 }
+
+/* The four floats at each of p[0..7] as four vectors of lanes (out[k][i]
+ * = p[i][k]): p[i] and p[i + 4] in one register, then two rounds of
+ * shuffles -- a third of the shuffles of putting the lanes together one
+ * float at a time. */
+static ALWAYS_INLINE void transpose8x4(const float *const p[DUAL_LANES], v8 out[4])
+{
+    v8 a[4];
+    for (int i = 0; i < 4; i++) { /* [p[i] | p[i + 4]] */
+        v4 lo, hi;
+        memcpy(&lo, p[i], sizeof lo);
+        memcpy(&hi, p[i + 4], sizeof hi);
+        a[i] = SHUF(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+    }
+    v8 t0 = SHUF(a[0], a[1], 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(a[0], a[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    v8 t2 = SHUF(a[2], a[3], 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(a[2], a[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    out[0] = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), out[1] = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    out[2] = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), out[3] = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+}
 #undef SHUF
 
 /* Lanes past a block's last vertex: joint 0 at weight 0 (a zero blend,
@@ -367,19 +386,13 @@ static inline void normalize_lanes(float *x, float *y, float *z)
 #define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 static ALWAYS_INLINE void gather3(float v[3][DUAL_LANES], const char *p, size_t stride, size_t m, bool wide)
 {
-    if (m == DUAL_LANES && wide) {
-        v8 a[4];
-        for (int i = 0; i < 4; i++) { /* vertices i and i + 4, (x, y, z, next) each */
-            v4 lo, hi;
-            memcpy(&lo, p + (size_t)i * stride, sizeof lo);
-            memcpy(&hi, p + (size_t)(i + 4) * stride, sizeof hi);
-            a[i] = SHUF(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
-        }
-        v8 t0 = SHUF(a[0], a[1], 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(a[0], a[1], 2, 10, 3, 11, 6, 14, 7, 15);
-        v8 t2 = SHUF(a[2], a[3], 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(a[2], a[3], 2, 10, 3, 11, 6, 14, 7, 15);
-        v8 x = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), y = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-        v8 z = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-        memcpy(v[0], &x, sizeof x), memcpy(v[1], &y, sizeof y), memcpy(v[2], &z, sizeof z);
+    if (m == DUAL_LANES && wide) { /* (x, y, z, next) of each vertex */
+        const float *row[DUAL_LANES];
+        for (size_t i = 0; i < DUAL_LANES; i++)
+            row[i] = (const float *)(p + i * stride);
+        v8 c[4];
+        transpose8x4(row, c);
+        memcpy(v[0], &c[0], sizeof c[0]), memcpy(v[1], &c[1], sizeof c[1]), memcpy(v[2], &c[2], sizeof c[2]);
         return;
     }
     const float *f[DUAL_LANES];
@@ -419,6 +432,7 @@ static ALWAYS_INLINE void scatter3(float v[3][DUAL_LANES], char *p, size_t strid
 
 typedef int32_t v8i __attribute__((vector_size(32)));
 
+
 /* The blended dual quaternions of a block's vertices, a lane each: per
  * influence, the eight palette entries transposed (a component a
  * vector), each turned to its vertex's first influence's hemisphere and
@@ -427,13 +441,15 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 static ALWAYS_INLINE void blend_duals(const rune_skin_dq *restrict dq, const uint16_t *const j[DUAL_LANES],
                                       const float *const w[DUAL_LANES], uint32_t K, float b[8][DUAL_LANES])
 {
-    v8 sum[8], first[4];
+    v8 sum[8], first[4], weights[4];
+    if (K == 4) /* each vertex's four weights are 16 bytes: loaded whole and transposed */
+        transpose8x4(w, weights);
     for (uint32_t k = 0; k < K; k++) {
         v8 rows[DUAL_LANES], q[8];
         for (int i = 0; i < DUAL_LANES; i++)
             rows[i] = load8(&dq[j[i][k]].real.x);
         transpose8(rows, q);
-        v8 wk = {w[0][k], w[1][k], w[2][k], w[3][k], w[4][k], w[5][k], w[6][k], w[7][k]};
+        v8 wk = K == 4 ? weights[k] : (v8){w[0][k], w[1][k], w[2][k], w[3][k], w[4][k], w[5][k], w[6][k], w[7][k]};
         if (k == 0) {
             for (int c = 0; c < 4; c++)
                 first[c] = q[c];

@@ -432,7 +432,6 @@ static ALWAYS_INLINE void scatter3(float v[3][DUAL_LANES], char *p, size_t strid
 
 typedef int32_t v8i __attribute__((vector_size(32)));
 
-
 /* The blended dual quaternions of a block's vertices, a lane each: per
  * influence, the eight palette entries transposed (a component a
  * vector), each turned to its vertex's first influence's hemisphere and

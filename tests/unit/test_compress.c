@@ -678,7 +678,8 @@ static rune_clip *fan_clip(bool gaps)
             float a = still ? 0.3f : 0.7f * sinf(2.0f * t + (float)j);
             rune_vec3 axis = rune_v3(sinf((float)j), cosf(0.5f * (float)j), 0.6f);
             axis = rune_v3_scale(axis, 1.0f / sqrtf(rune_v3_dot(axis, axis)));
-            rune_vec3 at = still ? rune_v3(0.0f, 0.2f, 0.0f) : rune_v3(0.1f * sinf(t + (float)j), 0.2f, 0.05f * cosf(3.0f * t));
+            rune_vec3 at = still ? rune_v3(0.0f, 0.2f, 0.0f)
+                                 : rune_v3(0.1f * sinf(t + (float)j), 0.2f, 0.05f * cosf(3.0f * t));
             poses[f][j] = (rune_key_pose_desc){j ? "J0" : "", names[j], at, rune_q_axis_angle(axis, a), 1, 0,
                                                RUNE_EASE_LINEAR, RUNE_EASE_IN};
         }

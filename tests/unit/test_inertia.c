@@ -515,7 +515,8 @@ static void wide_frame(rune_pose *p, int f)
         rune_pose_set(p, j, rune_v3(0.0f, 0.0f, 0.0f), rune_q(0.0f, 0.0f, 0.0f, 1.0f), 1.0f);
         if (j == 3 || j == 37) {
             float x = after ? 3.0f : 2.0f * t, angle = after ? -1.0f : 2.0f * t;
-            rune_pose_set(p, j, rune_v3(x, 0.5f * x, 0.0f), rune_q(0.0f, 0.0f, sinf(0.5f * angle), cosf(0.5f * angle)), 1.0f);
+            rune_quat r = rune_q(0.0f, 0.0f, sinf(0.5f * angle), cosf(0.5f * angle));
+            rune_pose_set(p, j, rune_v3(x, 0.5f * x, 0.0f), r, 1.0f);
         }
     }
 }
@@ -544,7 +545,8 @@ static void test_lent_and_copied_poses(void **state)
         wide_frame(&lent, f);
         rune__inertia_step(keeps, &copied, (float)DT, false, RUNE_SIMD_AUTO);
         rune__inertia_step(borrows, &lent, (float)DT, true, RUNE_SIMD_AUTO);
-        float *const ch[] = {copied.tx, copied.ty, copied.tz, copied.qx, copied.qy, copied.qz, copied.qw, copied.coverage};
+        float *const ch[] = {copied.tx, copied.ty, copied.tz, copied.qx,
+                             copied.qy, copied.qz, copied.qw, copied.coverage};
         float *const other[] = {lent.tx, lent.ty, lent.tz, lent.qx, lent.qy, lent.qz, lent.qw, lent.coverage};
         for (size_t c = 0; c < sizeof ch / sizeof ch[0]; c++) {
             assert_memory_equal(ch[c], other[c], WIDE * sizeof(float));

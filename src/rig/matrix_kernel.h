@@ -56,5 +56,4 @@ KERNEL_DECLARE(void, rune__local_xforms, (const local_in *in, local_out *out, si
 KERNEL_DECLARE(void, rune__xform_chain, (const local_out *local, const int32_t *parent, size_t first, size_t n,
                                           rune_xform *model));
 
-
 #endif

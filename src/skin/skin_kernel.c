@@ -306,32 +306,35 @@ static ALWAYS_INLINE void dual_stretched_range(const skin_args *a, size_t first,
  * vertex is dual_stretched_range's less the stretch, in its order. */
 enum { DUAL_LANES = 8 };
 
-/* The rows of an 8x8 matrix as its columns: three rounds of shuffles. */
+/* Each 128-bit half of a[0..3] read as a 4x4 matrix of rows, its
+ * columns: out[k] holds column k of the low halves' matrix in its low
+ * half and of the high halves' in its high half. Two rounds of in-lane
+ * shuffles, the step every transpose below is made of. */
 #define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+static ALWAYS_INLINE void transpose_halves(const v8 a[4], v8 out[4])
+{
+    v8 t0 = SHUF(a[0], a[1], 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(a[0], a[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    v8 t2 = SHUF(a[2], a[3], 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(a[2], a[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    out[0] = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), out[1] = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    out[2] = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), out[3] = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+
+/* The rows of an 8x8 matrix as its columns: rows 0-3 and 4-7 transposed
+ * by halves, then their halves joined -- three rounds of shuffles. */
 static inline void transpose8(const v8 r[8], v8 out[8])
 {
-    v8 t[8], u[8];
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = SHUF(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-        t[i + 1] = SHUF(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-    }
-    for (int i = 0; i < 8; i += 4)
-        for (int h = 0; h < 2; h++) {
-            u[i + h] = SHUF(t[i + h], t[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-            u[i + h + 2] = SHUF(t[i + h], t[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-        }
-    /* u[0] u[2] u[1] u[3] hold columns 0 1 2 3 (low halves) and 4 5 6 7
-     * (high halves) of rows 0-3; u[4..7] the same of rows 4-7 */
-    static const int order[4] = {0, 2, 1, 3};
+    v8 top[4], bottom[4];
+    transpose_halves(r, top);
+    transpose_halves(r + 4, bottom);
     for (int c = 0; c < 4; c++) {
-        out[c] = SHUF(u[order[c]], u[4 + order[c]], 0, 1, 2, 3, 8, 9, 10, 11);
-        out[c + 4] = SHUF(u[order[c]], u[4 + order[c]], 4, 5, 6, 7, 12, 13, 14, 15);
+        out[c] = SHUF(top[c], bottom[c], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[c + 4] = SHUF(top[c], bottom[c], 4, 5, 6, 7, 12, 13, 14, 15);
     }
 }
 
 /* The four floats at each of p[0..7] as four vectors of lanes (out[k][i]
- * = p[i][k]): p[i] and p[i + 4] in one register, then two rounds of
- * shuffles -- a third of the shuffles of putting the lanes together one
+ * = p[i][k]): p[i] and p[i + 4] in one register, then transposed by
+ * halves -- a third of the shuffles of putting the lanes together one
  * float at a time. */
 static ALWAYS_INLINE void transpose8x4(const float *const p[DUAL_LANES], v8 out[4])
 {
@@ -342,12 +345,8 @@ static ALWAYS_INLINE void transpose8x4(const float *const p[DUAL_LANES], v8 out[
         memcpy(&hi, p[i + 4], sizeof hi);
         a[i] = SHUF(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
     }
-    v8 t0 = SHUF(a[0], a[1], 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(a[0], a[1], 2, 10, 3, 11, 6, 14, 7, 15);
-    v8 t2 = SHUF(a[2], a[3], 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(a[2], a[3], 2, 10, 3, 11, 6, 14, 7, 15);
-    out[0] = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), out[1] = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-    out[2] = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), out[3] = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+    transpose_halves(a, out);
 }
-#undef SHUF
 
 /* Lanes past a block's last vertex: joint 0 at weight 0 (a zero blend,
  * which moves nothing) at the origin; never written back. */
@@ -383,7 +382,6 @@ static inline void normalize_lanes(float *x, float *y, float *z)
  * (`wide`: the job checked) loads each vertex whole and transposes; else
  * each lane vector is put together in registers (eight scalar stores read
  * back as one vector would wait for all of them). */
-#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 static ALWAYS_INLINE void gather3(float v[3][DUAL_LANES], const char *p, size_t stride, size_t m, bool wide)
 {
     if (m == DUAL_LANES && wide) { /* (x, y, z, next) of each vertex */
@@ -410,12 +408,10 @@ static ALWAYS_INLINE void gather3(float v[3][DUAL_LANES], const char *p, size_t 
 static ALWAYS_INLINE void scatter3(float v[3][DUAL_LANES], char *p, size_t stride, size_t m)
 {
     if (m == DUAL_LANES) {
-        v8 x, y, z;
-        memcpy(&x, v[0], sizeof x), memcpy(&y, v[1], sizeof y), memcpy(&z, v[2], sizeof z);
-        v8 t0 = SHUF(x, y, 0, 8, 1, 9, 4, 12, 5, 13), t1 = SHUF(x, y, 2, 10, 3, 11, 6, 14, 7, 15);
-        v8 t2 = SHUF(z, z, 0, 8, 1, 9, 4, 12, 5, 13), t3 = SHUF(z, z, 2, 10, 3, 11, 6, 14, 7, 15);
-        v8 a[4] = {SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
-                   SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15)};
+        v8 c[4], a[4];
+        memcpy(&c[0], v[0], sizeof c[0]), memcpy(&c[1], v[1], sizeof c[1]), memcpy(&c[2], v[2], sizeof c[2]);
+        c[3] = c[2];
+        transpose_halves(c, a);
         for (int i = 0; i < 4; i++) { /* a[i]: vertex i's (x, y, z, z), then vertex i + 4's */
             v4 lo = SHUF(a[i], a[i], 0, 1, 2, 3), hi = SHUF(a[i], a[i], 4, 5, 6, 7);
             memcpy(p + (size_t)i * stride, &lo, 3 * sizeof(float));
